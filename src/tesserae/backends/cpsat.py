@@ -1,0 +1,128 @@
+"""CP-SAT runner: parameters, time limit, cooperative stop, hints, progress, enumeration.
+
+A family compiles its puzzle into an object with `model` (a CpModel), `decode(value) ->
+Solution` (value: variable -> int), and optionally `hint(solution)`, `fix(partial)` and
+`objective` (True when the model maximises something). This module runs it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+from ortools.sat.python import cp_model
+
+from ..core.result import Outcome, Solution, SolveOptions, Status
+from .stopwatch import Watcher
+
+
+class CpsatCompiled(Protocol):
+    model: cp_model.CpModel
+
+    def decode(self, value) -> Solution: ...
+
+
+def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    if opts.time_limit is not None:
+        p.max_time_in_seconds = max(0.01, float(opts.time_limit))
+    p.num_workers = opts.thread_count()
+    p.random_seed = int(opts.seed)
+    p.log_search_progress = bool(opts.verbose)
+    for key, val in {**opts.params.get("cpsat", {}), **params}.items():
+        setattr(p, key, val)
+    return solver
+
+
+class _Progress(cp_model.CpSolverSolutionCallback):
+    """Reports improving solutions; exceptions are kept and re-raised after the solve."""
+
+    def __init__(self, compiled, opts: SolveOptions, keep_all: bool = False):
+        super().__init__()
+        self.compiled = compiled
+        self.opts = opts
+        self.keep_all = keep_all
+        self.solutions: list[Solution] = []
+        self.error: BaseException | None = None
+        self.limit = opts.count_limit
+
+    def on_solution_callback(self) -> None:
+        try:
+            if self.keep_all:
+                self.solutions.append(self.compiled.decode(self.value))
+                if self.limit is not None and len(self.solutions) >= self.limit:
+                    self.stop_search()
+            elif self.opts.on_solution is not None:
+                obj = self.objective_value if getattr(self.compiled, "objective", False) else None
+                self.opts.on_solution(self.compiled.decode(self.value), obj)
+        except BaseException as exc:  # noqa: BLE001 - re-raised after solve()
+            self.error = exc
+            self.stop_search()
+
+
+def _stats(solver: cp_model.CpSolver, model: cp_model.CpModel) -> dict:
+    proto = model.proto
+    return {
+        "solver": "cp-sat",
+        "wall_time": round(solver.wall_time, 4),
+        "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
+        "variables": len(proto.variables),
+        "constraints": len(proto.constraints),
+        "solution_info": solver.solution_info(),
+    }
+
+
+def run(compiled, opts: SolveOptions, **params: Any) -> Outcome:
+    """Solve once. Satisfaction: OPTIMAL/FEASIBLE -> solved. Optimisation: FEASIBLE -> feasible."""
+    if opts.fix:
+        compiled.fix(opts.fix)
+    if opts.hint:
+        compiled.hint(opts.hint)
+    solver = make_solver(opts, **params)
+    cb = _Progress(compiled, opts)
+    t0 = time.perf_counter()
+    with Watcher(opts.stop, solver.stop_search) as watch:
+        code = solver.solve(compiled.model, cb if opts.on_solution else None)
+    if cb.error is not None:
+        raise cb.error
+    stats = _stats(solver, compiled.model)
+    stats["seconds"] = round(time.perf_counter() - t0, 4)
+    if watch.fired:
+        stats["stopped"] = True
+    optimise = bool(getattr(compiled, "objective", False))
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        sol = compiled.decode(solver.value)
+        if optimise:
+            status = Status.SOLVED if code == cp_model.OPTIMAL else Status.FEASIBLE
+            return Outcome(status, sol, solver.objective_value, solver.best_objective_bound, stats)
+        return Outcome(Status.SOLVED, sol, None, None, stats)
+    if code == cp_model.INFEASIBLE:
+        return Outcome(Status.INFEASIBLE, None, None, None, stats)
+    if code == cp_model.MODEL_INVALID:
+        stats["error"] = compiled.model.validate()
+        return Outcome(Status.ERROR, None, None, None, stats)
+    return Outcome(Status.TIMEOUT, None, None, None, stats)
+
+
+def enumerate_all(compiled, opts: SolveOptions) -> Outcome:
+    """Every solution (up to opts.count_limit). Status solved when the enumeration is complete."""
+    if opts.fix:
+        compiled.fix(opts.fix)
+    solver = make_solver(opts, enumerate_all_solutions=True)
+    solver.parameters.num_workers = 1  # enumeration is single-worker in CP-SAT
+    cb = _Progress(compiled, opts, keep_all=True)
+    with Watcher(opts.stop, solver.stop_search):
+        code = solver.solve(compiled.model, cb)
+    if cb.error is not None:
+        raise cb.error
+    stats = _stats(solver, compiled.model)
+    complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    hit_limit = opts.count_limit is not None and len(cb.solutions) >= opts.count_limit
+    stats["complete"] = complete and not hit_limit
+    if code == cp_model.INFEASIBLE or (complete and not cb.solutions):
+        return Outcome(Status.INFEASIBLE, None, stats=stats, solutions=[])
+    status = Status.SOLVED if cb.solutions else Status.TIMEOUT
+    first = cb.solutions[0] if cb.solutions else None
+    return Outcome(status, first, stats=stats, solutions=cb.solutions)

@@ -1,0 +1,254 @@
+"""The command line: parse arguments, call the library, print. Nothing else lives here."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+
+import click
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .core.errors import InputError
+from .core.family import get_family, load_instance
+from .core.result import SolveOptions
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Exact and hybrid solvers for tile and hex puzzles.",
+)
+out = Console()
+err = Console(stderr=True)
+
+class Backend(str, Enum):
+    cpsat = "cpsat"
+    milp = "milp"
+    sat = "sat"
+    ga = "ga"
+    portfolio = "portfolio"
+
+class Objective(str, Enum):
+    matches = "matches"
+
+class ExportKind(str, Enum):
+    cnf = "cnf"
+    lp = "lp"
+    mps = "mps"
+
+def _extra_options(args: list[str]) -> dict[str, str]:
+    """`--key value` pairs left over for a family's own options (generator, GA parameters)."""
+    opts: dict[str, str] = {}
+    i = 0
+    while i < len(args):
+        key = args[i]
+        if not key.startswith("--"):
+            raise InputError(f"unexpected argument {key!r}; expected --option value")
+        name = key[2:].replace("-", "_")
+        if "=" in name:
+            name, val = name.split("=", 1)
+            opts[name] = val
+            i += 1
+        elif i + 1 < len(args) and not args[i + 1].startswith("--"):
+            opts[name] = args[i + 1]
+            i += 2
+        else:
+            opts[name] = "true"
+            i += 1
+    return opts
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def solve(
+    ctx: typer.Context,
+    instance: Path = typer.Argument(..., help="instance file"),
+    backend: Backend = typer.Option(Backend.cpsat, "--backend", "-b"),
+    time_limit: float | None = typer.Option(None, "--time-limit", "-t", help="seconds"),
+    seed: int = typer.Option(0, "--seed"),
+    threads: int = typer.Option(0, "--threads", help="0 = all cores"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    out_file: Path | None = typer.Option(None, "--out", "-o", help="write the solution here"),
+    render: Path | None = typer.Option(None, "--render", help="draw the solution (.svg/.png)"),
+    count: bool = typer.Option(False, "--count", help="enumerate all solutions"),
+    count_limit: int | None = typer.Option(None, "--count-limit", help="stop counting at N"),
+    objective: Objective | None = typer.Option(None, "--objective"),
+    fmt: str | None = typer.Option(None, "--format", help="instance format (auto-detected)"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="solver logs on stderr"),
+) -> None:
+    """Solve a puzzle; every reported solution is verified first.
+
+    Extra `--name value` options go to the backend (GA parameters, e.g. --population 500).
+    """
+    from .core.solve import solve_file
+
+    if time_limit is not None and time_limit <= 0:
+        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    if threads < 0:
+        raise InputError(f"--threads must be 0 (all cores) or positive, got {threads}")
+    opts = SolveOptions(
+        time_limit=time_limit,
+        seed=seed,
+        threads=threads,
+        objective=objective.value if objective else None,
+        count=count,
+        count_limit=count_limit,
+        params=_extra_options(ctx.args),
+        verbose=verbose,
+    )
+    result = solve_file(instance, backend.value, opts, fmt)
+    family, inst = None, None
+    if out_file or render:
+        family, inst = load_instance(instance, fmt)
+        sol = family.solution_from_json(inst, result.solution, "<result>") if result.solution else None
+        if out_file and sol is not None:
+            text = (
+                json.dumps(family.solution_json(inst, sol)) + "\n"
+                if out_file.suffix == ".json"
+                else family.format_solution(inst, sol)
+            )
+            out_file.write_text(text)
+        if render and sol is not None:
+            family.module("render").render(inst, sol, render)
+    if as_json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_result(result)
+    raise typer.Exit(result.status.exit_code)
+
+def _print_result(result) -> None:
+    colour = {"solved": "green", "feasible": "yellow", "infeasible": "red"}.get(
+        result.status.value, "red"
+    )
+    line = f"[{colour}]{result.status.value}[/{colour}]"
+    if result.verified:
+        line += " (verified)"
+    line += f" by {result.backend} in {result.seconds:.2f} s"
+    if result.objective is not None:
+        line += f", objective {result.objective:g}"
+    if result.count is not None:
+        line += f", {result.count} solution(s) up to symmetry ({result.count_raw} raw)"
+    out.print(line)
+    if result.stats.get("winner"):
+        out.print(f"winner: {result.stats['winner']}")
+    if result.text:
+        out.print(result.text.rstrip("\n"), highlight=False, markup=False)
+    for v in result.violations or []:
+        out.print(f"  {v['kind']}: {v['message']}", highlight=False, markup=False)
+    if result.stats.get("error"):
+        err.print(f"error: {result.stats['error']}", highlight=False, markup=False)
+
+@app.command()
+def verify(
+    instance: Path = typer.Argument(..., help="instance file"),
+    solution: str = typer.Argument(..., help="solution file, JSON result, DIMACS model or URL"),
+    map_file: Path | None = typer.Option(None, "--map", help="variable map of an exported CNF"),
+    objective: Objective | None = typer.Option(None, "--objective"),
+    fmt: str | None = typer.Option(None, "--format", help="instance format"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Check a solution: exit 0 valid, 1 invalid (every violation listed), 2 bad input."""
+    family, inst = load_instance(instance, fmt)
+    if objective and not family.optimisation:
+        raise InputError(f"--objective is not supported by the {family.name} family")
+    if map_file is not None:
+        sol = family.module("export").read_dimacs(inst, Path(solution), map_file)
+    else:
+        sol = family.read_solution(inst, solution)
+    report = family.verify(inst, sol, objective.value if objective else None)
+    if as_json:
+        print(json.dumps({"instance": str(instance), "family": family.name, **report.to_json()}))
+    else:
+        out.print(report.summary(), highlight=False)
+        for v in report.violations:
+            out.print(f"  {v.kind}: {v.message}", highlight=False, markup=False)
+    raise typer.Exit(0 if report.ok else 1)
+
+@app.command()
+def info(
+    instance: Path = typer.Argument(...),
+    fmt: str | None = typer.Option(None, "--format"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Size, counts and a search-space estimate of an instance."""
+    family, inst = load_instance(instance, fmt)
+    data = family.info(inst)
+    if as_json:
+        print(json.dumps(data))
+        return
+    table = Table(show_header=False, title=str(instance))
+    for k, v in data.items():
+        table.add_row(k, str(v))
+    out.print(table)
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def generate(
+    ctx: typer.Context,
+    family: str = typer.Argument(..., help="edgematch | tantrix | hidato | magichex"),
+    output: Path = typer.Option(..., "-o", "--output", help="instance file to write"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Generate an instance with a planted solution. Family options follow as --name value."""
+    fam = get_family(family)
+    text = fam.module("generate").generate_text(seed=seed, **_extra_options(ctx.args))
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    out.print(f"wrote {output}")
+
+@app.command()
+def export(
+    instance: Path = typer.Argument(...),
+    to: ExportKind = typer.Option(..., "--to"),
+    output: Path = typer.Option(..., "-o", "--output"),
+    objective: Objective | None = typer.Option(None, "--objective"),
+    fmt: str | None = typer.Option(None, "--format"),
+) -> None:
+    """Write the model as DIMACS CNF, LP or MPS, with a JSON variable map beside it."""
+    family, inst = load_instance(instance, fmt)
+    info = family.module("export").export(
+        inst, to.value, output, objective.value if objective else None
+    )
+    out.print(f"wrote {output} and {output}.map.json" + (f" ({info})" if info else ""))
+
+@app.command("render")
+def render_cmd(
+    instance: Path = typer.Argument(...),
+    solution: str | None = typer.Argument(None, help="solution file (omit to draw the pieces)"),
+    output: Path = typer.Option(..., "-o", "--output", help=".svg or .png"),
+    fmt: str | None = typer.Option(None, "--format"),
+) -> None:
+    """Draw a board as SVG or PNG (mismatches marked)."""
+    if output.suffix.lower() not in (".svg", ".png"):
+        raise InputError(f"cannot draw to {output.suffix or 'no extension'}; expected .svg or .png",
+                         output)
+    family, inst = load_instance(instance, fmt)
+    sol = family.read_solution(inst, solution) if solution else None
+    family.module("render").render(inst, sol, output)
+    out.print(f"wrote {output}")
+
+def main() -> None:
+    try:
+        code = app(standalone_mode=False)
+    except InputError as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        err.print("interrupted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+    except click.exceptions.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
+        import os
+
+        if os.environ.get("TESSERAE_DEBUG"):
+            raise
+        err.print(f"internal error: {type(exc).__name__}: {exc}", highlight=False, markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+

@@ -1,0 +1,1 @@
+"""Puzzle-independent parts: input reading, results, verification reports, grid geometry."""

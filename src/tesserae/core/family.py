@@ -1,0 +1,152 @@
+"""The seam every puzzle family implements, and the registry that finds a family for a file.
+
+A family package `tesserae.families.<name>` exposes `FAMILY`, an instance of a `Family`
+subclass. Backends live beside it as modules (`cpsat`, `milp`, `cnf`, `ga`), each with
+`solve(instance, options) -> Outcome`; the registry imports them only when asked, so a missing
+solver library never breaks the other backends.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Hashable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .errors import InputError
+from .report import Report
+from .result import Solution
+from .textfile import Record, read_text, records
+
+# command-line backend name -> module name inside a family package
+BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga"}
+EXACT_BACKENDS = ("cpsat", "milp", "sat")
+FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
+
+
+class Family:
+    """Base class: parsing, formatting, verification and backend lookup for one puzzle."""
+
+    name: str = ""
+    optimisation: bool = False  # has an optimisation mode (--objective)
+
+    # --- reading -------------------------------------------------------------------------
+    def sniff(self, recs: list[Record], text: str) -> bool:
+        """Does this file belong to the family? Default: the first line names it."""
+        return bool(recs) and recs[0].tokens[0].lower() == self.name
+
+    def read_instance(self, path: str | Path, fmt: str | None = None, text: str | None = None):
+        raise NotImplementedError
+
+    def parse_solution_text(self, instance, recs: list[Record], path: str) -> Solution:
+        raise NotImplementedError
+
+    def solution_from_json(self, instance, data: dict, path: str) -> Solution:
+        raise NotImplementedError
+
+    def read_solution(self, instance, path: str | Path, fmt: str | None = None) -> Solution:
+        """A solution file: the family's text format, its JSON, or a `solve --json` result."""
+        text = read_text(path)
+        if text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno) from None
+            if isinstance(data, dict) and isinstance(data.get("solution"), dict):
+                data = data["solution"]
+            if not isinstance(data, dict):
+                raise InputError("expected a JSON object holding a solution", path, 1)
+            return self.solution_from_json(instance, data, str(path))
+        return self.parse_solution_text(instance, records(path, text), str(path))
+
+    # --- writing -------------------------------------------------------------------------
+    def format_solution(self, instance, solution: Solution) -> str:
+        raise NotImplementedError
+
+    def solution_json(self, instance, solution: Solution) -> dict:
+        raise NotImplementedError
+
+    def draw_text(self, instance, solution: Solution) -> str:
+        """A terminal drawing of the board; default: the solution file text."""
+        return self.format_solution(instance, solution)
+
+    # --- checking ------------------------------------------------------------------------
+    def verify(self, instance, solution: Solution, objective: str | None = None) -> Report:
+        raise NotImplementedError
+
+    def canonical(self, instance, solution: Solution) -> Hashable:
+        """A key equal for solutions that are the same up to the puzzle's symmetries."""
+        return frozenset(solution.items())
+
+    def info(self, instance) -> dict[str, Any]:
+        return {"family": self.name}
+
+    # --- backends and tools --------------------------------------------------------------
+    def backend_module(self, backend: str) -> ModuleType:
+        mod = BACKEND_MODULES.get(backend)
+        if mod is None:
+            raise InputError(
+                f"unknown backend {backend!r}; expected one of "
+                f"{', '.join([*BACKEND_MODULES, 'portfolio'])}"
+            )
+        try:
+            return importlib.import_module(f"tesserae.families.{self.name}.{mod}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"tesserae.families.{self.name}.{mod}":
+                raise InputError(f"the {self.name} family has no {backend} backend") from None
+            raise
+
+    def module(self, name: str) -> ModuleType:
+        """An optional tool module of the family (render, generate, export)."""
+        try:
+            return importlib.import_module(f"tesserae.families.{self.name}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"tesserae.families.{self.name}.{name}":
+                raise InputError(f"the {self.name} family does not support {name}") from None
+            raise
+
+
+def families() -> dict[str, Family]:
+    """Every family package that is installed, by name."""
+    out = {}
+    for name in FAMILY_NAMES:
+        try:
+            mod = importlib.import_module(f"tesserae.families.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith(f"tesserae.families.{name}"):
+                continue
+            raise
+        out[name] = mod.FAMILY
+    return out
+
+
+def get_family(name: str) -> Family:
+    fams = families()
+    if name not in fams:
+        raise InputError(f"unknown family {name!r}; expected one of {', '.join(fams)}")
+    return fams[name]
+
+
+def load_instance(path: str | Path, fmt: str | None = None, family: str | None = None):
+    """Read an instance file, choosing the family by its first line. Returns (family, instance)."""
+    text = read_text(path)
+    recs = records(path, text)
+    if not recs:
+        raise InputError("empty file; expected a header naming the puzzle family", path)
+    fams = families()
+    if family is not None:
+        fam = get_family(family)
+        return fam, fam.read_instance(path, fmt, text)
+    head = recs[0].tokens[0].lower()
+    if head in fams:
+        fam = fams[head]
+        return fam, fam.read_instance(path, fmt, text)
+    for fam in fams.values():
+        if fam.sniff(recs, text):
+            return fam, fam.read_instance(path, fmt, text)
+    raise recs[0].error(
+        f"unknown header {recs[0].tokens[0]!r}; expected one of {', '.join(fams)} "
+        "(or a bare 'W H' edge-matching header)"
+    )

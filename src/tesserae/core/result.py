@@ -1,0 +1,120 @@
+"""Solutions, solver options and results shared by every family and backend.
+
+A Solution and a partial assignment are the same thing: a mapping from a cell to the value
+placed there (a (piece, rotation) pair, a (tile, rotation) pair, a number). The GA, the
+portfolio and every exact model speak this language.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = Hashable
+Solution = dict  # cell -> placed value; a partial assignment is the same type
+
+
+class Status(str, enum.Enum):
+    SOLVED = "solved"  # verified feasible; for optimisation: proven optimal
+    FEASIBLE = "feasible"  # optimisation: verified, not proven optimal
+    INFEASIBLE = "infeasible"  # proven
+    TIMEOUT = "timeout"  # no (verified) solution within the limit
+    ERROR = "error"
+
+    @property
+    def exit_code(self) -> int:
+        return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1}[self.value]
+
+
+class StopFlag:
+    """A cooperative stop request that works across threads (and, wrapped, across processes).
+
+    Anything with an `is_set()` method can serve; solvers poll it, they never block on it.
+    """
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
+@dataclass
+class SolveOptions:
+    time_limit: float | None = None  # seconds of wall time; None = no limit
+    seed: int = 0
+    threads: int = 0  # 0 = every core of the machine
+    objective: str | None = None  # None (satisfy) or "matches" (maximise matched joins)
+    count: bool = False  # enumerate all solutions
+    count_limit: int | None = None  # stop counting after this many raw solutions
+    hint: Solution | None = None  # a complete or partial assignment suggested to the solver
+    fix: Solution | None = None  # a partial assignment imposed as constraints
+    stop: Any = None  # object with is_set(): cooperative stop request
+    on_solution: Callable[[Solution, float | None], None] | None = None  # improving solutions
+    params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
+    verbose: bool = False
+
+    def thread_count(self) -> int:
+        import os
+
+        return max(1, self.threads or os.cpu_count() or 1)
+
+    def stopped(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+
+@dataclass
+class Outcome:
+    """What a backend found, before verification."""
+
+    status: Status
+    solution: Solution | None = None
+    objective: float | None = None
+    bound: float | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    solutions: list[Solution] | None = None  # all solutions, for --count
+
+
+@dataclass
+class SolveResult:
+    """The verified result the command line prints (DESIGN.md's JSON result)."""
+
+    instance: str
+    family: str
+    backend: str
+    status: Status
+    verified: bool
+    seconds: float
+    objective: float | None = None
+    seed: int = 0
+    solution: dict | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    count_raw: int | None = None
+    violations: list[dict] | None = None
+    text: str | None = None  # text drawing of the board, not part of JSON
+
+    def to_json(self) -> dict:
+        out = {
+            "instance": self.instance,
+            "family": self.family,
+            "backend": self.backend,
+            "status": self.status.value,
+            "verified": self.verified,
+            "seconds": round(self.seconds, 4),
+            "objective": self.objective,
+            "seed": self.seed,
+            "solution": self.solution,
+            "stats": self.stats,
+        }
+        if self.count is not None:
+            out["count"] = self.count
+            out["count_raw"] = self.count_raw
+        if self.violations:
+            out["violations"] = self.violations
+        return out

@@ -1,0 +1,109 @@
+"""The solve pipeline: load, run a backend, verify every answer, build the printed result."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .family import Family, load_instance
+from .result import Outcome, SolveOptions, SolveResult, Status
+
+
+def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
+    """Run one backend (not the portfolio) and return its unverified outcome."""
+    mod = family.backend_module(backend)
+    if opts.count:
+        if not hasattr(mod, "count"):
+            from .errors import InputError
+
+            raise InputError(f"--count is not supported by the {backend} backend of {family.name}")
+        return mod.count(instance, opts)
+    return mod.solve(instance, opts)
+
+
+def finish(
+    family: Family,
+    instance,
+    path: str,
+    backend: str,
+    outcome: Outcome,
+    opts: SolveOptions,
+    seconds: float,
+) -> SolveResult:
+    """Verify the outcome and turn it into the result the user sees.
+
+    Nothing is reported solved or feasible unless the family's checker accepts it; a solver
+    answer the checker rejects becomes an `error` with the violations listed.
+    """
+    status = outcome.status
+    res = SolveResult(
+        instance=path,
+        family=family.name,
+        backend=backend,
+        status=status,
+        verified=False,
+        seconds=seconds,
+        objective=outcome.objective,
+        seed=opts.seed,
+        stats=dict(outcome.stats),
+    )
+    if opts.count and outcome.solutions is not None:
+        keys = set()
+        for sol in outcome.solutions:
+            rep = family.verify(instance, sol)
+            if not rep.ok:
+                res.status = Status.ERROR
+                res.violations = [v.to_json() for v in rep.violations]
+                res.stats["error"] = "an enumerated solution failed verification"
+                return res
+            keys.add(family.canonical(instance, sol))
+        res.count_raw = len(outcome.solutions)
+        res.count = len(keys)
+        res.verified = True
+        if outcome.solutions:
+            first = outcome.solutions[0]
+            res.solution = family.solution_json(instance, first)
+            res.text = family.draw_text(instance, first)
+        return res
+
+    sol = outcome.solution
+    if sol is None:
+        if status in (Status.SOLVED, Status.FEASIBLE):
+            res.status = Status.ERROR
+            res.stats["error"] = "backend reported a solution but returned none"
+        return res
+    report = family.verify(instance, sol, opts.objective)
+    res.solution = family.solution_json(instance, sol)
+    res.text = family.draw_text(instance, sol)
+    if opts.objective and report.score is not None:
+        res.objective = report.score  # the checker's score, not the solver's claim
+    if status in (Status.SOLVED, Status.FEASIBLE):
+        if report.ok:
+            res.verified = True
+        else:
+            res.status = Status.ERROR
+            res.violations = [v.to_json() for v in report.violations]
+            res.stats["error"] = "solver answer failed verification"
+    elif status == Status.TIMEOUT:
+        # A best-so-far board (GA, optimisation) is shown but never called solved.
+        res.verified = report.ok
+        if report.ok and opts.objective:
+            res.status = Status.FEASIBLE
+    return res
+
+
+def solve_file(
+    path: str | Path, backend: str, opts: SolveOptions, fmt: str | None = None
+) -> SolveResult:
+    family, instance = load_instance(path, fmt)
+    if family.optimisation is False and opts.objective:
+        from .errors import InputError
+
+        raise InputError(f"--objective is not supported by the {family.name} family")
+    t0 = time.perf_counter()
+    if backend == "portfolio":
+        from ..portfolio import solve_portfolio
+
+        return solve_portfolio(family, instance, str(path), opts, fmt)
+    outcome = run_backend(family, instance, backend, opts)
+    return finish(family, instance, str(path), backend, outcome, opts, time.perf_counter() - t0)

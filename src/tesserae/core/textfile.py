@@ -1,0 +1,63 @@
+"""Shared reading of the line-oriented text formats: comments, blank lines, numbered records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class Record:
+    """One meaningful line of a text file: its 1-based line number and its tokens."""
+
+    line: int
+    tokens: list[str]
+    path: str
+
+    def error(self, message: str) -> InputError:
+        return InputError(message, self.path, self.line)
+
+    def ints(self, count: int | None = None, what: str = "integers") -> list[int]:
+        """All tokens as integers, optionally exactly `count` of them."""
+        if count is not None and len(self.tokens) != count:
+            raise self.error(f"expected {count} {what}, found {len(self.tokens)} tokens")
+        out = []
+        for tok in self.tokens:
+            try:
+                out.append(int(tok))
+            except ValueError:
+                raise self.error(f"expected {what}, found {tok!r}") from None
+        return out
+
+
+def read_text(path: str | Path) -> str:
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", p)
+    if p.is_dir():
+        raise InputError("is a directory, expected a file", p)
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", p) from None
+
+
+def records(path: str | Path, text: str | None = None) -> list[Record]:
+    """Non-blank lines with `#` comments removed, keeping their line numbers."""
+    if text is None:
+        text = read_text(path)
+    out = []
+    for no, raw in enumerate(text.splitlines(), start=1):
+        body = raw.split("#", 1)[0].strip()
+        if body:
+            out.append(Record(no, body.split(), str(path)))
+    return out
+
+
+def parse_int(token: str, record: Record, what: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise record.error(f"expected {what}, found {token!r}") from None

@@ -1,0 +1,1 @@
+"""Puzzle families: one package each (model, backends, generator, drawing)."""

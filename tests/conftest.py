@@ -1,0 +1,33 @@
+"""Shared test helpers: paths to shipped and public instances, and running the real CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCES = ROOT / "instances"
+E2_DATA = ROOT.parent / "shared" / "e2_data"
+
+
+def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run `tesserae ARGS...` in a subprocess, as a user would."""
+    return subprocess.run(
+        [sys.executable, "-m", "tesserae", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli
+
+
+def needs_e2_data() -> pytest.MarkDecorator:
+    return pytest.mark.skipif(not E2_DATA.exists(), reason="public edge-matching data not present")
