@@ -77,6 +77,9 @@ def solve(
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format (auto-detected)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="solver logs on stderr"),
+    solver: str | None = typer.Option(
+        None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
+    ),
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
@@ -98,6 +101,8 @@ def solve(
         params=_extra_options(ctx.args),
         verbose=verbose,
     )
+    if solver is not None:
+        opts.params["solver"] = solver
     result = solve_file(instance, backend.value, opts, fmt)
     family, inst = None, None
     if out_file or render:
