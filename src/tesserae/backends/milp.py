@@ -1,0 +1,171 @@
+"""MILP runner around PuLP: solver choice, shared time limit, warm starts, the lazy-cut loop.
+
+A family compiles its puzzle into an object with
+
+- `prob`: a `pulp.LpProblem` (a satisfaction model may leave the objective empty);
+- `decode(value) -> Solution`, where `value(var)` is the variable's value in the incumbent;
+- optionally `objective = True` when `prob` optimises something (a run stopped by the time
+  limit with an incumbent is then `feasible`, not `solved`);
+- optionally `separate(solution) -> [(constraint, name), ...]`: the lazy cuts the decoded
+  solution violates (for instance subloop elimination); empty when it is acceptable;
+- optionally `hint(solution)`: set start values with `var.setInitialValue` (CBC warm start);
+- optionally `fix(partial)`: add rows imposing a partial assignment.
+
+The lazy-cut loop (`run`):
+
+1. solve `prob` with what is left of the time limit (one limit shared by every round);
+2. no incumbent: `infeasible` if the solver proved it, otherwise `timeout`;
+3. decode the incumbent and ask `separate` for violated cuts;
+4. none: done. Otherwise add EVERY violated cut (unique names) and re-solve from 1.
+
+`stats["rounds"]` counts solves and `stats["cuts"]` the cuts added. Only integer incumbents
+are separated, so each round is a full MILP solve: models should hold every constraint they
+can state compactly and leave only the exponential families (subloops) to the loop. The stop
+flag is checked between rounds; HiGHS also polls it during a solve through its interrupt
+callback, while CBC runs as a child process that only its own time limit stops.
+
+Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP < 4) or
+`highs` (in process, through highspy). Pitfalls handled here:
+
+- PuLP reports status 1 ("Optimal") when a run stops on its time limit with an incumbent;
+  only `prob.sol_status` tells proven optimal (1) from integer feasible (2).
+- CBC's warm start writes the variables' current values, which after a round are the
+  incumbent that the new cuts just excluded; the hint is therefore re-applied before every
+  round. PuLP 3's HiGHS interface ignores warm starts, so hints only reach CBC.
+- CBC treats random seed 0 as "seed from the clock"; seed + 1 keeps runs reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any, Protocol
+
+import pulp
+
+from ..core.errors import InputError
+from ..core.result import Outcome, Solution, SolveOptions, Status
+
+SOLVERS = ("cbc", "highs")
+
+
+class MilpCompiled(Protocol):
+    prob: pulp.LpProblem
+
+    def decode(self, value) -> Solution: ...
+
+
+def solver_name(opts: SolveOptions) -> str:
+    name = str(opts.params.get("solver", "cbc")).lower()
+    if name not in SOLVERS:
+        raise InputError(f"unknown MILP solver {name!r}; expected one of {', '.join(SOLVERS)}")
+    return name
+
+
+def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: bool):
+    """A PuLP solver object for one round."""
+    tl = None if time_limit is None else max(0.01, time_limit)
+    threads = opts.thread_count()
+    if name == "highs":
+        if not hasattr(pulp, "HiGHS") or not pulp.HiGHS().available():
+            raise InputError("the highs MILP solver needs the highspy package")
+        import highspy
+
+        def interrupt(_kind, _message, _data_out, data_in, _user) -> None:
+            if opts.stopped():
+                data_in.user_interrupt = True
+
+        return pulp.HiGHS(
+            msg=bool(opts.verbose),
+            timeLimit=tl,
+            threads=threads,
+            random_seed=int(opts.seed),
+            callbackTuple=(interrupt, None),
+            callbacksToActivate=[highspy.cb.HighsCallbackType.kCallbackMipInterrupt],
+        )
+    with warnings.catch_warnings():
+        # PULP_CBC_CMD is the bundled binary; PuLP 4 moves it to COIN_CMD + cbcbox.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pulp.PULP_CBC_CMD(
+            msg=bool(opts.verbose),
+            timeLimit=tl,
+            threads=threads,
+            warmStart=warm,
+            options=[f"randomCbcSeed {int(opts.seed) + 1}"],
+        )
+
+
+def _has_incumbent(prob: pulp.LpProblem, name: str) -> bool:
+    if prob.sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        return False
+    if name == "highs":
+        # an interrupted HiGHS run is mapped to "integer feasible" even without a solution
+        return prob.solverModel.getInfo().primal_solution_status == 2
+    return True
+
+
+def _value(var: pulp.LpVariable) -> float:
+    return var.varValue if var.varValue is not None else 0.0
+
+
+def _stats(prob: pulp.LpProblem, name: str) -> dict[str, Any]:
+    return {
+        "solver": name,
+        "variables": prob.numVariables(),
+        "constraints": prob.numConstraints(),
+        "rounds": 0,
+        "cuts": 0,
+    }
+
+
+def run(compiled, opts: SolveOptions) -> Outcome:
+    """Solve with the lazy-cut loop. See the module docstring for the contract."""
+    name = solver_name(opts)
+    prob: pulp.LpProblem = compiled.prob
+    optimise = bool(getattr(compiled, "objective", False))
+    separate = getattr(compiled, "separate", None)
+    if opts.fix:
+        compiled.fix(opts.fix)
+    warm = bool(opts.hint) and hasattr(compiled, "hint")
+    stats = _stats(prob, name)
+    if warm and name == "highs":
+        stats["hint"] = "ignored (PuLP's HiGHS interface has no warm start)"
+    t0 = time.monotonic()
+    deadline = None if opts.time_limit is None else t0 + opts.time_limit
+    last: Solution | None = None  # the latest incumbent, valid or not
+
+    def done(status: Status, sol: Solution | None = None) -> Outcome:
+        stats["seconds"] = round(time.monotonic() - t0, 4)
+        stats["variables"] = prob.numVariables()
+        stats["constraints"] = prob.numConstraints()
+        obj = pulp.value(prob.objective) if optimise and sol is not None else None
+        return Outcome(status, sol, obj, None, stats)
+
+    while True:
+        left = None if deadline is None else deadline - time.monotonic()
+        if opts.stopped() or (left is not None and left <= 0):
+            stats["stopped"] = True
+            return done(Status.TIMEOUT, last)
+        if warm:
+            compiled.hint(opts.hint)  # never warm-start from an incumbent the cuts excluded
+        prob.solve(make_solver(name, opts, left, warm))
+        stats["rounds"] += 1
+        if not _has_incumbent(prob, name):
+            infeasible = pulp.LpStatusInfeasible
+            if prob.status == infeasible or prob.sol_status == pulp.LpSolutionInfeasible:
+                return done(Status.INFEASIBLE)
+            if prob.status in (pulp.LpStatusUnbounded, pulp.LpStatusUndefined):
+                stats["error"] = f"MILP solver status {pulp.LpStatus[prob.status]}"
+                return done(Status.ERROR)
+            return done(Status.TIMEOUT, last)
+        sol = compiled.decode(_value)
+        cuts = separate(sol) if separate is not None else []
+        if not cuts:
+            proven = prob.sol_status == pulp.LpSolutionOptimal
+            if opts.on_solution is not None:
+                opts.on_solution(sol, pulp.value(prob.objective) if optimise else None)
+            return done(Status.FEASIBLE if optimise and not proven else Status.SOLVED, sol)
+        last = sol
+        for k, (cut, cut_name) in enumerate(cuts):
+            prob += cut, f"{cut_name}_r{stats['rounds']}_{k}"
+        stats["cuts"] += len(cuts)
