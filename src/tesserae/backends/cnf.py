@@ -1,0 +1,241 @@
+"""Incremental SAT runner around PySAT: solver choice, a time limit that really stops the
+solver, lazy clauses, phases, assumptions, and an anytime maximiser for counting objectives.
+
+A family compiles its puzzle into an object with
+
+- `clauses`: the formula (a list of integer clauses, or a `pysat.formula.CNF`);
+- `vpool`: the `IDPool` that numbered every variable, auxiliaries of cardinality encodings
+  included (always build encodings with `vpool=`, or their auxiliaries collide);
+- `decode(value) -> Solution`, where `value(var)` is True when the variable is true;
+- optionally `separate(solution) -> [clause, ...]`: lazy clauses the decoded solution
+  violates (subloops...); they are added to the running solver, which keeps what it learnt,
+  and the loop re-solves until none is returned (`stats["rounds"]`, `stats["cuts"]`);
+- optionally `hint(solution) -> [literal, ...]`: preferred phases (`set_phases`);
+- optionally `fix(partial) -> [literal, ...]`: assumptions imposing a partial assignment;
+- optionally `objective = True` and `objective_lits`: maximise how many of these literals
+  are true. `maximise` does it by linear search from below: every model found raises the
+  bound "at least score + 1" on an incremental totalizer, until the solver proves no better
+  model exists (`solved`) or time runs out (`feasible`, best model kept).
+
+Solvers (`opts.params["solver"]`, any PySAT name or alias): CaDiCaL 1.9.5 by default.
+Time limits and stop requests work per solver family:
+
+- minisat / glucose / maple / mergesat / minicard / gluecard: a watcher thread calls
+  `interrupt()` while `solve_limited(expect_interrupt=True)` runs;
+- CaDiCaL cannot be interrupted: it runs in conflict-budget chunks (`conf_budget` +
+  `solve_limited`), sized to a fraction of a second, checking the clock and the stop flag
+  between chunks; learnt clauses survive from one chunk to the next;
+- lingeling has neither: it runs only without a time limit;
+- kissat is not incremental in PySAT and aborts the process on a second call: it is refused
+  here (export the CNF and run `scripts/dimacs_solve.py --solver kissat404` instead).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from pysat.card import ITotalizer
+from pysat.formula import IDPool
+from pysat.solvers import Solver, SolverNames
+
+from ..core.errors import InputError
+from ..core.result import Outcome, Solution, SolveOptions, Status
+from .stopwatch import Watcher
+
+DEFAULT_SOLVER = "cadical195"
+BUDGETED = ("cadical103", "cadical153", "cadical195", "cadical300")
+UNLIMITED = ("lingeling",)
+REFUSED = ("kissat404", "cryptosat", "minisatgh")
+
+
+class CnfCompiled(Protocol):
+    clauses: Any
+    vpool: IDPool
+
+    def decode(self, value: Callable[[int], bool]) -> Solution: ...
+
+
+def canonical_solver(name: str) -> str:
+    """PySAT's solver key for a name or alias ('cd195', 'g4', 'glucose4' ...)."""
+    key = name.strip().lower()
+    for canon, aliases in vars(SolverNames).items():
+        if not canon.startswith("_") and (key == canon or key in aliases):
+            return canon
+    known = [k for k in vars(SolverNames) if not k.startswith("_") and k not in REFUSED]
+    raise InputError(f"unknown SAT solver {name!r}; expected one of {', '.join(sorted(known))}")
+
+
+def solver_name(opts: SolveOptions) -> str:
+    name = canonical_solver(str(opts.params.get("solver", DEFAULT_SOLVER)))
+    if name in REFUSED:
+        raise InputError(
+            f"SAT solver {name} cannot run incrementally in process; export the model with "
+            "`tesserae export INSTANCE --to cnf -o FILE.cnf` and solve it with "
+            f"scripts/dimacs_solve.py --solver {name}"
+        )
+    if name in UNLIMITED and (opts.time_limit is not None or opts.stop is not None):
+        raise InputError(f"SAT solver {name} cannot be time-limited; choose another --solver")
+    return name
+
+
+class Deadline:
+    """Wall-clock limit plus the cooperative stop flag, checked by the solve loops."""
+
+    def __init__(self, time_limit: float | None, stop=None):
+        self.end = None if time_limit is None else time.monotonic() + time_limit
+        self.stop = stop
+
+    def left(self) -> float | None:
+        return None if self.end is None else self.end - time.monotonic()
+
+    def over(self) -> bool:
+        left = self.left()
+        return (self.stop is not None and self.stop.is_set()) or (left is not None and left <= 0)
+
+
+def solve_limited(
+    solver: Solver, name: str, limit: Deadline, assumptions: Sequence[int] = ()
+) -> bool | None:
+    """True (SAT), False (UNSAT) or None (time limit or stop request first)."""
+    if limit.over():
+        return None
+    if name in UNLIMITED:
+        return solver.solve(assumptions=list(assumptions))
+    if name in BUDGETED:
+        chunk = 2000
+        while True:
+            solver.conf_budget(chunk)
+            t0 = time.monotonic()
+            res = solver.solve_limited(assumptions=list(assumptions))
+            if res is not None:
+                return res
+            if limit.over():
+                return None
+            # aim at chunks of about 0.2 s so the limit is kept within a fraction of a second
+            spent = max(time.monotonic() - t0, 1e-3)
+            chunk = int(min(max(chunk * 0.2 / spent, 500), 200_000))
+    with Watcher(limit.stop, solver.interrupt, limit.end):
+        res = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    solver.clear_interrupt()
+    return res
+
+
+def _valuer(model: Sequence[int]) -> Callable[[int], bool]:
+    truth = {lit for lit in model if lit > 0}
+    return truth.__contains__
+
+
+def _set_phases(solver: Solver, literals: Sequence[int]) -> bool:
+    try:
+        solver.set_phases(list(literals))
+    except NotImplementedError:
+        return False
+    return True
+
+
+class Session:
+    """One solver holding a compiled formula, with the loop that adds lazy clauses."""
+
+    def __init__(self, compiled, opts: SolveOptions):
+        self.compiled = compiled
+        self.opts = opts
+        self.name = solver_name(opts)
+        self.limit = Deadline(opts.time_limit, opts.stop)
+        self.t0 = time.monotonic()
+        clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
+        self.solver = Solver(name=self.name, bootstrap_with=clauses)
+        self.assumptions = list(compiled.fix(opts.fix)) if opts.fix else []
+        self.stats: dict[str, Any] = {"solver": self.name, "rounds": 0, "cuts": 0}
+        self.last: Solution | None = None  # the latest model rejected by `separate`
+        if opts.hint and hasattr(compiled, "hint"):
+            used = _set_phases(self.solver, compiled.hint(opts.hint))
+            self.stats["hint"] = "phases" if used else f"ignored ({self.name} has no phases)"
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def next_model(self) -> tuple[bool | None, Solution | None, Callable[[int], bool] | None]:
+        """Solve until a model survives `separate` (or UNSAT / time out)."""
+        separate = getattr(self.compiled, "separate", None)
+        while True:
+            res = solve_limited(self.solver, self.name, self.limit, self.assumptions)
+            self.stats["rounds"] += 1
+            if not res:
+                return res, None, None
+            value = _valuer(self.solver.get_model())
+            sol = self.compiled.decode(value)
+            cuts = separate(sol) if separate is not None else []
+            if not cuts:
+                return True, sol, value
+            self.last = sol
+            for clause in cuts:
+                self.solver.add_clause(list(clause))
+            self.stats["cuts"] += len(cuts)
+
+    def outcome(self, status: Status, sol=None, objective=None, bound=None) -> Outcome:
+        acc = self.solver.accum_stats() or {}
+        self.stats.update(
+            variables=self.solver.nof_vars(),
+            clauses=self.solver.nof_clauses(),
+            conflicts=acc.get("conflicts"),
+            seconds=round(time.monotonic() - self.t0, 4),
+        )
+        if self.limit.over() and status in (Status.TIMEOUT, Status.FEASIBLE):
+            self.stats["stopped"] = True
+        return Outcome(status, sol, objective, bound, self.stats)
+
+
+def run(compiled, opts: SolveOptions) -> Outcome:
+    """Satisfy (with lazy clauses), or maximise when the compiled model has an objective."""
+    if getattr(compiled, "objective", False):
+        return maximise(compiled, opts)
+    session = Session(compiled, opts)
+    try:
+        res, sol, _ = session.next_model()
+        if res is None:
+            return session.outcome(Status.TIMEOUT, session.last)
+        if res is False:
+            return session.outcome(Status.INFEASIBLE)
+        if opts.on_solution is not None:
+            opts.on_solution(sol, None)
+        return session.outcome(Status.SOLVED, sol)
+    finally:
+        session.close()
+
+
+def maximise(compiled, opts: SolveOptions) -> Outcome:
+    """Anytime maximisation of the number of true `objective_lits` (linear search from below)."""
+    lits = list(compiled.objective_lits)
+    pool: IDPool = compiled.vpool
+    # totalizer over the FALSE objective literals: rhs[k] is true iff at least k+1 are false
+    tot = ITotalizer(lits=[-lit for lit in lits], ubound=len(lits), top_id=pool.top)
+    pool.occupy(pool.top + 1, tot.top_id)
+    session = Session(compiled, opts)
+    session.solver.append_formula(tot.cnf.clauses)
+    best: Solution | None = None
+    score = -1
+    try:
+        while True:
+            res, sol, value = session.next_model()
+            if res is None:
+                status = Status.FEASIBLE if best is not None else Status.TIMEOUT
+                return session.outcome(status, best, score if best is not None else None)
+            if res is False:
+                if best is None:
+                    return session.outcome(Status.INFEASIBLE)
+                return session.outcome(Status.SOLVED, best, score, score)
+            best, score = sol, sum(1 for lit in lits if value(abs(lit)) == (lit > 0))
+            session.stats["improvements"] = session.stats.get("improvements", 0) + 1
+            if opts.on_solution is not None:
+                opts.on_solution(best, score)
+            if score == len(lits):
+                return session.outcome(Status.SOLVED, best, score, score)
+            model = session.solver.get_model()
+            # the next model must leave at most len - score - 1 literals false
+            session.solver.add_clause([-tot.rhs[len(lits) - score - 1]])
+            _set_phases(session.solver, model)  # search near the best board first
+    finally:
+        tot.delete()
+        session.close()
