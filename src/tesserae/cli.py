@@ -7,7 +7,6 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -22,8 +21,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Exact and hybrid solvers for tile and hex puzzles.",
 )
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
+
 
 class Backend(str, Enum):
     cpsat = "cpsat"
@@ -32,13 +32,16 @@ class Backend(str, Enum):
     ga = "ga"
     portfolio = "portfolio"
 
+
 class Objective(str, Enum):
     matches = "matches"
+
 
 class ExportKind(str, Enum):
     cnf = "cnf"
     lp = "lp"
     mps = "mps"
+
 
 def _extra_options(args: list[str]) -> dict[str, str]:
     """`--key value` pairs left over for a family's own options (generator, GA parameters)."""
@@ -60,6 +63,7 @@ def _extra_options(args: list[str]) -> dict[str, str]:
             opts[name] = "true"
             i += 1
     return opts
+
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def solve(
@@ -107,7 +111,11 @@ def solve(
     family, inst = None, None
     if out_file or render:
         family, inst = load_instance(instance, fmt)
-        sol = family.solution_from_json(inst, result.solution, "<result>") if result.solution else None
+        sol = (
+            family.solution_from_json(inst, result.solution, "<result>")
+            if result.solution
+            else None
+        )
         if out_file and sol is not None:
             text = (
                 json.dumps(family.solution_json(inst, sol)) + "\n"
@@ -122,6 +130,7 @@ def solve(
     else:
         _print_result(result)
     raise typer.Exit(result.status.exit_code)
+
 
 def _print_result(result) -> None:
     colour = {"solved": "green", "feasible": "yellow", "infeasible": "red"}.get(
@@ -144,6 +153,7 @@ def _print_result(result) -> None:
         out.print(f"  {v['kind']}: {v['message']}", highlight=False, markup=False)
     if result.stats.get("error"):
         err.print(f"error: {result.stats['error']}", highlight=False, markup=False)
+
 
 @app.command()
 def verify(
@@ -171,6 +181,7 @@ def verify(
             out.print(f"  {v.kind}: {v.message}", highlight=False, markup=False)
     raise typer.Exit(0 if report.ok else 1)
 
+
 @app.command()
 def info(
     instance: Path = typer.Argument(...),
@@ -188,6 +199,7 @@ def info(
         table.add_row(k, str(v))
     out.print(table)
 
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def generate(
     ctx: typer.Context,
@@ -201,6 +213,7 @@ def generate(
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text)
     out.print(f"wrote {output}")
+
 
 @app.command()
 def export(
@@ -217,6 +230,7 @@ def export(
     )
     out.print(f"wrote {output} and {output}.map.json" + (f" ({info})" if info else ""))
 
+
 @app.command("render")
 def render_cmd(
     instance: Path = typer.Argument(...),
@@ -226,12 +240,14 @@ def render_cmd(
 ) -> None:
     """Draw a board as SVG or PNG (mismatches marked)."""
     if output.suffix.lower() not in (".svg", ".png"):
-        raise InputError(f"cannot draw to {output.suffix or 'no extension'}; expected .svg or .png",
-                         output)
+        raise InputError(
+            f"cannot draw to {output.suffix or 'no extension'}; expected .svg or .png", output
+        )
     family, inst = load_instance(instance, fmt)
     sol = family.read_solution(inst, solution) if solution else None
     family.module("render").render(inst, sol, output)
     out.print(f"wrote {output}")
+
 
 def main() -> None:
     try:
@@ -239,16 +255,16 @@ def main() -> None:
     except InputError as exc:
         err.print(f"error: {exc}", highlight=False, markup=False)
         sys.exit(2)
-    except click.exceptions.Abort:
+    except typer.Abort:
         err.print("interrupted")
         sys.exit(130)
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
-    except click.exceptions.ClickException as exc:
-        exc.show()
-        sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):  # usage errors from the parser
+            exc.show()
+            sys.exit(2)
         import os
 
         if os.environ.get("TESSERAE_DEBUG"):
@@ -256,4 +272,3 @@ def main() -> None:
         err.print(f"internal error: {type(exc).__name__}: {exc}", highlight=False, markup=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
-

@@ -95,6 +95,9 @@ def corners(center: tuple[float, float], size: float = 1.0) -> list[tuple[float,
 
     cx, cy = center
     return [
-        (cx + size * math.cos(math.radians(-90 + 60 * i)), cy + size * math.sin(math.radians(-90 + 60 * i)))
+        (
+            cx + size * math.cos(math.radians(-90 + 60 * i)),
+            cy + size * math.sin(math.radians(-90 + 60 * i)),
+        )
         for i in range(6)
     ]

@@ -12,6 +12,17 @@ from .result import Outcome, SolveOptions, SolveResult, Status
 def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """Run one backend (not the portfolio) and return its unverified outcome."""
     mod = family.backend_module(backend)
+    accepted = getattr(mod, "PARAMS", None)  # backends that list their options get them checked
+    if accepted is not None:
+        unknown = sorted(set(opts.params) - set(accepted) - {"cpsat"})
+        if unknown:
+            from .errors import InputError
+
+            raise InputError(
+                f"unknown option(s) {', '.join('--' + u.replace('_', '-') for u in unknown)} "
+                f"for the {backend} backend; expected "
+                + (", ".join("--" + a.replace("_", "-") for a in sorted(accepted)) or "none")
+            )
     if opts.count:
         if not hasattr(mod, "count"):
             from .errors import InputError

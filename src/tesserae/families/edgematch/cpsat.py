@@ -19,6 +19,9 @@ from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 
 
+PARAMS = ("no_symmetry",)  # extra command-line options this backend accepts
+
+
 class EdgeCpsat:
     def __init__(self, inst: EdgeInstance, objective: str | None = None, symmetry: bool = True):
         self.inst = inst
