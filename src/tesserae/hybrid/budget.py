@@ -1,0 +1,62 @@
+"""Which backends race, and how many threads each may use on this machine.
+
+The rule: CP-SAT workers plus one per other process must not exceed the cores, CP-SAT never
+gets fewer than one worker. Every other backend is single-threaded in the race.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..core.errors import InputError
+from ..core.family import BACKEND_MODULES, EXACT_BACKENDS, Family
+
+# race order when the user names none: the strongest exact solver, the GA, then the rest
+DEFAULT_ORDER = ("cpsat", "ga", "sat", "milp")
+
+
+def available(family: Family) -> list[str]:
+    """Backends the family implements, in race order."""
+    out = []
+    for name in DEFAULT_ORDER:
+        try:
+            family.backend_module(name)
+        except InputError:
+            continue
+        out.append(name)
+    return out
+
+
+def choose(family: Family, requested: str | None, cores: int) -> list[str]:
+    """The racing backends: the requested list (validated), else as many as the cores allow."""
+    have = available(family)
+    if requested:
+        names = [n.strip() for n in requested.split(",") if n.strip()]
+        for n in names:
+            if n not in BACKEND_MODULES:
+                raise InputError(
+                    f"unknown backend {n!r} in --backends; expected some of "
+                    f"{', '.join(BACKEND_MODULES)}"
+                )
+            if n not in have:
+                raise InputError(f"the {family.name} family has no {n} backend")
+        if not names:
+            raise InputError("--backends is empty; expected e.g. cpsat,ga")
+        return list(dict.fromkeys(names))
+    if not have:
+        raise InputError(f"the {family.name} family has no backend to race")
+    return have[: max(3, cores)]
+
+
+def cores(requested: int = 0) -> int:
+    return max(1, requested or os.cpu_count() or 1)
+
+
+def threads(backends: list[str], total: int) -> dict[str, int]:
+    """Threads per backend: every process but CP-SAT gets one, CP-SAT the rest (at least 1)."""
+    others = sum(1 for b in backends if b != "cpsat")
+    return {b: max(1, total - others) if b == "cpsat" else 1 for b in backends}
+
+
+def exact(backends: list[str]) -> list[str]:
+    return [b for b in backends if b in EXACT_BACKENDS]

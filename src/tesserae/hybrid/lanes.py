@@ -1,0 +1,206 @@
+"""One lane of the race: a backend run in its own process, built from plain instance data.
+
+The parent sends a `LaneSpec` (picklable: the instance path and format, never a solver model:
+a CpModel cannot be pickled) and gets messages back on one queue:
+
+    ("elite", lane, solution, fitness)   an improving solution streamed by the backend (GA)
+    ("fixed", lane, partial)             genes the GA population has converged on (CBGI)
+    ("released", lane, cells)            the GA has unfixed genes the parent asked it to release
+    ("done", lane, outcome, seconds)     the backend returned (outcome: core.result.Outcome)
+    ("error", lane, message, seconds)    the backend raised
+
+and, for the GA, a control queue the other way: ("release", partial).
+
+A child ignores SIGINT (the parent coordinates Ctrl-C), leads its own process group (so a
+kill reaches a solver binary it started, e.g. CBC), and stops by itself when its parent dies.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.family import load_instance
+from ..core.result import Outcome, Solution, SolveOptions, Status
+
+POLL = 0.05  # seconds between looks at flags and queues; never block on an Event (cpython#75158)
+
+
+@dataclass
+class LaneSpec:
+    name: str  # "cpsat", "ga", "cpsat+hint", "cpsat+cbgi"...
+    backend: str  # family backend name: cpsat | milp | sat | ga
+    path: str
+    fmt: str | None
+    family: str
+    time_limit: float | None
+    seed: int
+    threads: int
+    objective: str | None
+    params: dict[str, Any] = field(default_factory=dict)
+    hint: Solution | None = None
+    fix: Solution | None = None
+    complete_hint: bool = False  # complete a hint by a quick solve with it fixed (see below)
+    stream: bool = False  # forward improving solutions (opts.on_solution) to the parent
+    cbgi: bool = False  # connect the GA's converged-gene reports and releases
+
+
+class LaneStop:
+    """The lane's stop request: the parent's Event, or the parent having died."""
+
+    def __init__(self, event) -> None:
+        self.event = event
+        self.parent = os.getppid()
+
+    def is_set(self) -> bool:
+        return self.event.is_set() or os.getppid() != self.parent
+
+
+def _detach() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.setpgrp()
+    except OSError:  # already a group leader, or not allowed: the parent still kills us
+        pass
+
+
+def _orphan_guard(stop: LaneStop, grace: float = 5.0) -> None:
+    """If the parent dies, the solver gets `grace` seconds to notice the stop, then we exit."""
+
+    def loop() -> None:
+        while os.getppid() == stop.parent:
+            time.sleep(0.2)
+        time.sleep(grace)
+        os._exit(1)
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+class _Throttle:
+    """Forward improving solutions at most every `gap` seconds; always the best one."""
+
+    def __init__(self, out, name: str, gap: float = 0.1) -> None:
+        self.out, self.name, self.gap = out, name, gap
+        self.last = 0.0
+        self.pending: tuple | None = None
+
+    def __call__(self, solution: Solution, fitness: float | None) -> None:
+        self.pending = (dict(solution), fitness)
+        now = time.monotonic()
+        if now - self.last >= self.gap:
+            self.flush()
+            self.last = now
+
+    def flush(self) -> None:
+        if self.pending is not None:
+            sol, fit = self.pending
+            self.out.put(("elite", self.name, sol, fit))
+            self.pending = None
+
+
+def complete(family_backend, instance, opts: SolveOptions, hint: Solution, limit: float):
+    """A quick solve with the hint imposed: a complete feasible assignment, or None.
+
+    CP-SAT uses complete feasible hints far better than partial ones (it checks them right
+    after presolve and starts from them), so a partial hint is completed first.
+    """
+    quick = SolveOptions(
+        time_limit=limit,
+        seed=opts.seed,
+        threads=1,
+        objective=opts.objective,
+        fix=dict(hint),
+        stop=opts.stop,
+        params=dict(opts.params),
+    )
+    out = family_backend.solve(instance, quick)
+    if out.status in (Status.SOLVED, Status.FEASIBLE) and out.solution:
+        return out.solution
+    return None
+
+
+def main(spec: LaneSpec, stop_event, out, ctrl) -> None:
+    """Process entry point (module level so spawn can find it)."""
+    _detach()
+    stop = LaneStop(stop_event)
+    _orphan_guard(stop)
+    t0 = time.perf_counter()
+    try:
+        out.put(("done", spec.name, run(spec, stop, out, ctrl), time.perf_counter() - t0))
+    except InputError as exc:
+        out.put(("error", spec.name, str(exc), time.perf_counter() - t0))
+    except Exception as exc:  # noqa: BLE001 - one lane failing must not end the race
+        out.put(("error", spec.name, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0))
+
+
+def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
+    family, instance = load_instance(spec.path, spec.fmt, spec.family)
+    mod = family.backend_module(spec.backend)
+    accepted = getattr(mod, "PARAMS", None)  # a backend that lists its options gets only those
+    params = {k: v for k, v in spec.params.items() if accepted is None or k in accepted}
+    opts = SolveOptions(
+        time_limit=spec.time_limit,
+        seed=spec.seed,
+        threads=spec.threads,
+        objective=spec.objective,
+        hint=spec.hint,
+        fix=spec.fix,
+        stop=stop,
+        params=params,
+    )
+    if spec.backend == "cpsat":
+        # CP-SAT would catch the terminal's SIGINT itself; the parent coordinates instead
+        opts.params["cpsat"] = {**opts.params.get("cpsat", {}), "catch_sigint_signal": False}
+    throttle = None
+    if spec.stream:
+        throttle = _Throttle(out, spec.name)
+        opts.on_solution = throttle
+    extra: dict[str, Any] = {}
+    if spec.hint and spec.complete_hint:
+        t0 = time.perf_counter()
+        limit = min(2.0, spec.time_limit or 2.0)
+        full = complete(mod, instance, opts, spec.hint, limit)
+        extra["hint_completed"] = full is not None
+        extra["hint_completion_seconds"] = round(time.perf_counter() - t0, 4)
+        if full is not None:
+            opts.hint = full
+        if spec.time_limit is not None:
+            opts.time_limit = max(0.05, spec.time_limit - (time.perf_counter() - t0))
+    if spec.cbgi:
+        _connect_cbgi(opts, spec.name, out, ctrl)
+    outcome = mod.solve(instance, opts)
+    if throttle is not None:
+        throttle.flush()
+    outcome.stats.update(extra)
+    return outcome
+
+
+def _connect_cbgi(opts: SolveOptions, name: str, out, ctrl) -> None:
+    """Wire the GA engine's converged-gene reports to the parent, and releases back to it."""
+    from ..backends import ga as engine
+
+    cbgi = engine.CbgiLink()
+
+    def on_fixed(partial: Solution) -> None:
+        out.put(("fixed", name, dict(partial)))
+
+    cbgi.on_fixed = on_fixed
+
+    def pump() -> None:
+        while not opts.stopped():
+            try:
+                kind, partial = ctrl.get(timeout=POLL * 4)
+            except queue.Empty:
+                continue
+            if kind == "release":
+                cbgi.release(partial)
+                out.put(("released", name, list(partial)))
+
+    threading.Thread(target=pump, daemon=True).start()
+    opts.params["cbgi_link"] = cbgi

@@ -1,0 +1,180 @@
+"""Starting, watching and stopping lane processes so that none outlives its parent.
+
+Stopping escalates: the lane's stop flag (each backend turns it into its solver's own stop:
+CP-SAT stop_search, SAT interrupt, HiGHS cancel, the GA's flag), a grace period, SIGTERM to
+the lane's process group, then SIGKILL. The parent keeps draining the message queue while it
+waits, because a child cannot exit while its queued messages are unread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing as mp
+import os
+import queue
+import signal
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+from . import lanes
+
+_LIVE: weakref.WeakSet = weakref.WeakSet()  # every race not yet shut down, for atexit
+
+
+def _context():
+    # never fork: CP-SAT and queue feeder threads may already run in this process
+    methods = mp.get_all_start_methods()
+    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+@dataclass
+class Lane:
+    spec: lanes.LaneSpec
+    process: Any
+    stop: Any
+    ctrl: Any
+    started: float
+    done: bool = False
+    message: tuple | None = None  # the final "done"/"error" message
+    stopped_at: float | None = None
+
+
+class Race:
+    """A set of lane processes sharing one result queue."""
+
+    def __init__(self) -> None:
+        self.ctx = _context()
+        self.out = self.ctx.Queue()
+        self.lanes: dict[str, Lane] = {}  # every lane ever started, by its unique name
+        self.closed = False
+        _LIVE.add(self)
+
+    def start(self, spec: lanes.LaneSpec) -> Lane:
+        if spec.name in self.lanes:
+            raise ValueError(f"lane {spec.name!r} already started")
+        stop, ctrl = self.ctx.Event(), self.ctx.Queue()
+        proc = self.ctx.Process(
+            target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tesserae-{spec.name}"
+        )
+        # children are born ignoring SIGINT (SIG_IGN survives exec); Ctrl-C is ours to handle
+        old = signal.getsignal(signal.SIGINT)
+        try:
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to shield
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            proc.start()
+        finally:
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(signal.SIGINT, old)
+        lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
+        self.lanes[spec.name] = lane
+        return lane
+
+    def running(self) -> list[Lane]:
+        return [ln for ln in self.lanes.values() if not ln.done]
+
+    def get(self, timeout: float) -> tuple | None:
+        try:
+            msg = self.out.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+        if msg[0] in ("done", "error"):
+            lane = self.lanes.get(msg[1])
+            if lane is not None:
+                lane.done = True
+                lane.message = msg
+        return msg
+
+    def reap(self) -> list[tuple]:
+        """Lanes whose process died without a word (a crash in native code): an error each.
+
+        Call it only after `get` found the queue empty: a child flushes its messages before
+        it exits, so a dead lane with no final message really did die.
+        """
+        lost = []
+        for lane in self.running():
+            if not lane.process.is_alive():
+                code = lane.process.exitcode
+                msg = ("error", lane.spec.name, f"process exited with code {code}",
+                       time.perf_counter() - lane.started)
+                lane.done, lane.message = True, msg
+                lost.append(msg)
+        return lost
+
+    def send(self, name: str, message: tuple) -> None:
+        lane = self.lanes.get(name)
+        if lane is not None and not lane.done:
+            lane.ctrl.put(message)
+
+    def stop(self, name: str) -> None:
+        lane = self.lanes.get(name)
+        if lane is not None and not lane.done:
+            lane.stop.set()
+            lane.stopped_at = lane.stopped_at or time.perf_counter()
+
+    def shutdown(self, grace: float = 3.0, on_message=None) -> None:
+        """Stop every lane, wait `grace` seconds for the cooperative stop, then terminate, kill."""
+        if self.closed:
+            return
+        everyone = list(self.lanes.values())
+        for lane in everyone:
+            lane.stop.set()
+        end = time.monotonic() + grace
+        while time.monotonic() < end and any(ln.process.is_alive() for ln in everyone):
+            msg = self.get(0.05)
+            if msg is not None and on_message is not None:
+                on_message(msg)
+        for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 1.0)):
+            alive = [ln for ln in everyone if ln.process.is_alive()]
+            if not alive:
+                break
+            for ln in alive:
+                _signal_group(ln.process.pid, sig)
+            end = time.monotonic() + wait
+            while time.monotonic() < end and any(ln.process.is_alive() for ln in alive):
+                self.get(0.05)  # unread messages would keep a child from exiting
+        for ln in everyone:
+            ln.process.join(0.5)
+        self._close()
+
+    def kill_all(self) -> None:
+        """Last resort (atexit, second Ctrl-C): no waiting, no messages."""
+        if self.closed:
+            return
+        for ln in self.lanes.values():
+            with contextlib.suppress(Exception):
+                ln.stop.set()
+            if ln.process.is_alive():
+                _signal_group(ln.process.pid, signal.SIGKILL)
+                ln.process.join(1.0)
+        self._close()
+
+    def _close(self) -> None:
+        self.closed = True
+        for ln in self.lanes.values():
+            with contextlib.suppress(Exception):
+                ln.ctrl.cancel_join_thread()
+                ln.ctrl.close()
+        with contextlib.suppress(Exception):
+            self.out.cancel_join_thread()
+            self.out.close()
+        _LIVE.discard(self)
+
+
+def _signal_group(pid: int | None, sig: int) -> None:
+    """Signal the lane's process group (it leads one), or the lane alone if that fails."""
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError, OSError):
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+            os.kill(pid, sig)
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    for race in list(_LIVE):
+        race.kill_all()
