@@ -30,6 +30,7 @@ class Backend(str, Enum):
     milp = "milp"
     sat = "sat"
     ga = "ga"
+    search = "search"
     portfolio = "portfolio"
 
 

@@ -21,7 +21,7 @@ from .result import Solution
 from .textfile import Record, read_text, records
 
 # command-line backend name -> module name inside a family package
-BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga"}
+BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search"}
 EXACT_BACKENDS = ("cpsat", "milp", "sat")
 FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
 
