@@ -26,6 +26,7 @@ from ...core.result import Outcome, Solution, SolveOptions
 from .model import Cell, EdgeInstance
 from .placements import PlacementTable
 
+PARAMS = ("solver", "no_symmetry")  # extra command-line options this backend accepts
 PAIRWISE_MAX = 6  # at-most-one over this many literals or fewer: pairwise, else sequential
 
 
@@ -111,7 +112,9 @@ class EdgeCnf:
 
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCnf:
-    return EdgeCnf(inst, opts.objective, symmetry=not opts.params.get("no_symmetry", False))
+    # a fixed or hinted board has its own orientation, which the symmetry clause might exclude
+    symmetry = not (opts.params.get("no_symmetry") or opts.fix or opts.hint)
+    return EdgeCnf(inst, opts.objective, symmetry=symmetry)
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:

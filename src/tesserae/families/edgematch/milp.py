@@ -22,6 +22,8 @@ from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 from .placements import Placement, PlacementTable
 
+PARAMS = ("solver", "no_symmetry")  # extra command-line options this backend accepts
+
 
 def var_name(pl: Placement) -> str:
     (r, c), p, rot = pl
@@ -35,7 +37,7 @@ class EdgeMilp:
         self.objective = objective == "matches"
         sense = pulp.LpMaximize if self.objective else pulp.LpMinimize
         prob = self.prob = pulp.LpProblem(f"edgematch_{inst.width}x{inst.height}", sense)
-        self.x = {pl: pulp.LpVariable(var_name(pl), cat=pulp.LpBinary) for pl in table}
+        self.x = {pl: prob.add_variable(var_name(pl), 0, 1, pulp.LpBinary) for pl in table}
 
         for cell, prs in table.by_cell.items():
             prob += self._sum([(cell, p, r) for p, r in prs]) == 1, f"cell_{cell[0]}_{cell[1]}"
@@ -51,7 +53,7 @@ class EdgeMilp:
                 if not self.objective:
                     prob += here - there == 0, f"match_{tag}_{k}"
                     continue
-                z = self.z[a, s, k] = pulp.LpVariable(f"z_{tag}_{k}", 0, 1)
+                z = self.z[a, s, k] = prob.add_variable(f"z_{tag}_{k}", 0, 1)
                 prob += z - here <= 0, f"agree_{tag}_{k}_a"
                 prob += z - there <= 0, f"agree_{tag}_{k}_b"
         if self.objective:
@@ -94,7 +96,9 @@ class EdgeMilp:
 
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeMilp:
-    return EdgeMilp(inst, opts.objective, symmetry=not opts.params.get("no_symmetry", False))
+    # a fixed or hinted board has its own orientation, which the symmetry row might exclude
+    symmetry = not (opts.params.get("no_symmetry") or opts.fix or opts.hint)
+    return EdgeMilp(inst, opts.objective, symmetry=symmetry)
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
