@@ -1,0 +1,136 @@
+"""The magic hexagon as a CP-SAT model.
+
+Rules, as the model states them: one integer per cell over first..last, all different, each
+of the 3(2n-1) lines sums to the magic constant, givens fixed. Without givens the 12
+symmetries are broken: the top-left corner holds the smallest corner number and its clockwise
+neighbour corner is smaller than its anticlockwise one.
+
+Search (`--strategy`):
+- `auto` (default up to order 3) leaves the search to CP-SAT's own portfolio;
+- `fixed` branches cell by cell from the outer ring inwards, so every line is completed early
+  and its last cell is forced by its sum, trying values from the middle of the range first;
+- `tabu` (default from order 4) first runs the swap tabu search (tabu.py) for at most
+  `--tabu-seconds` (default 80% of the time limit, else 60 s) and hands its board to CP-SAT as
+  a complete hint; CP-SAT then checks it (a magic board is accepted at once) or, when the local
+  search did not finish, searches on from the hint. The stats say which part found the answer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ortools.sat.python import cp_model
+
+from ...backends import cpsat as runner
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions
+from .model import MagicHexInstance
+from .search_order import cell_order
+from .tabu import tabu_search
+
+STRATEGIES = ("auto", "fixed", "tabu")
+PARAMS = ("strategy", "tabu_seconds", "no_symmetry")  # extra command-line options
+
+
+class MagicHexCpsat:
+    def __init__(self, inst: MagicHexInstance, symmetry: bool = True, strategy: str = "auto"):
+        self.inst = inst
+        m = self.model = cp_model.CpModel()
+        self.x = {c: m.new_int_var(inst.first, inst.last, f"x{c}") for c in inst.cells}
+        m.add_all_different(list(self.x.values()))
+        for _name, line in inst.lines:
+            m.add(sum(self.x[c] for c in line) == inst.magic)
+        for c, v in inst.givens.items():
+            m.add(self.x[c] == v)
+        if symmetry and not inst.givens and inst.order > 1:
+            corner = [self.x[c] for c in inst.corners]
+            for other in corner[1:]:
+                m.add(corner[0] < other)
+            m.add(corner[1] < corner[5])
+        self.strategy = strategy
+        if strategy == "fixed":
+            order = [self.x[c] for c in cell_order(inst)]
+            m.add_decision_strategy(
+                order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MEDIAN_VALUE
+            )
+
+    def params(self) -> dict:
+        if self.strategy == "fixed":
+            return {"search_branching": cp_model.FIXED_SEARCH}
+        return {}
+
+    def decode(self, value) -> Solution:
+        return {c: int(value(v)) for c, v in self.x.items()}
+
+    def hint(self, solution: Solution) -> None:
+        self.model.clear_hints()
+        for c, v in solution.items():
+            if c in self.x:
+                self.model.add_hint(self.x[c], int(v))
+
+    def fix(self, partial: Solution) -> None:
+        for c, v in partial.items():
+            if c in self.x:
+                self.model.add(self.x[c] == int(v))
+
+
+def strategy_of(inst: MagicHexInstance, opts: SolveOptions) -> str:
+    default = "tabu" if inst.order >= 4 else "auto"
+    strategy = str(opts.params.get("strategy", default))
+    if strategy not in STRATEGIES:
+        raise InputError(
+            f"unknown --strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}"
+        )
+    return strategy
+
+
+def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+    strategy = strategy_of(inst, opts)
+    stats: dict = {"strategy": strategy}
+    if strategy == "tabu" and not opts.hint:
+        hint, stats = local_search_hint(inst, opts)
+        spent = stats["tabu_seconds"]
+        left = None if opts.time_limit is None else max(0.5, opts.time_limit - spent)
+        opts = replace(opts, hint=hint, time_limit=left)
+    # symmetry breaking would reject a hint or fixed cells in the wrong orientation
+    symmetry = not (opts.fix or opts.hint or opts.params.get("no_symmetry"))
+    compiled = MagicHexCpsat(inst, symmetry=symmetry, strategy=strategy)
+    out = runner.run(compiled, opts, **compiled.params())
+    out.stats.update(stats)
+    return out
+
+
+def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solution, dict]:
+    """The tabu search's best board within its budget, and what it cost."""
+    import numpy as np
+
+    budget = opts.params.get("tabu_seconds")
+    if budget is None:
+        budget = 0.8 * opts.time_limit if opts.time_limit is not None else 60.0
+    budget = positive_float(budget, "--tabu-seconds")
+    t0 = time.monotonic()
+    res = tabu_search(inst, np.random.default_rng(opts.seed), deadline=t0 + budget, stop=opts.stop)
+    board = {c: int(v) for c, v in zip(inst.cells, res.values, strict=True)}
+    stats = {
+        "tabu_seconds": round(time.monotonic() - t0, 4),
+        "tabu_iterations": res.iterations,
+        "tabu_cost": res.cost,
+        "found_by": "tabu search (CP-SAT checked the complete hint)" if res.cost == 0 else "cp-sat",
+    }
+    return board, stats
+
+
+def positive_float(value, what: str) -> float:
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a number, got {value!r}") from None
+    if not out > 0:
+        raise InputError(f"{what} must be positive, got {value!r}")
+    return out
+
+
+def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+    # every raw solution, so the 12 symmetries stay in
+    return runner.enumerate_all(MagicHexCpsat(inst, symmetry=False), opts)

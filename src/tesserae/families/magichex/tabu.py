@@ -1,0 +1,133 @@
+"""Tabu search over swaps: the local search that finds large magic hexagons quickly.
+
+A board is a permutation of the numbers over the cells (givens stay put). Its cost is the sum
+of squared line errors e_l = sum(line l) - M. Swapping cells i and j (d = v_j - v_i) changes
+the cost by
+
+    2 d (g_i - g_j) + d^2 (6 - 2 S_ij),   g = A^T e,  S = A^T A (lines shared by i and j)
+
+with A the line/cell incidence matrix, so every swap of a cell on a wrong line is scored at
+once with numpy. Each step makes the best swap that is not tabu (a swap is tabu for a random
+tenure after it was made, unless it beats the best cost seen); after `stall` steps without a
+new best the board is shaken by a few random swaps.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import MagicHexInstance
+
+
+@dataclass
+class TabuResult:
+    values: np.ndarray  # number per cell, in inst.cells order
+    cost: int  # sum of squared line errors; 0 = a magic hexagon
+    iterations: int
+    shakes: int
+
+
+class LineAlgebra:
+    """The incidence matrix and the swap terms that do not depend on the board."""
+
+    def __init__(self, inst: MagicHexInstance):
+        self.inst = inst
+        index = {c: i for i, c in enumerate(inst.cells)}
+        self.n = len(inst.cells)
+        self.a = np.zeros((len(inst.lines), self.n), dtype=np.int64)
+        for li, (_name, cells) in enumerate(inst.lines):
+            for c in cells:
+                self.a[li, index[c]] = 1
+        self.pair_weight = (6 - 2 * (self.a.T @ self.a)).astype(np.float64)
+        self.movable = np.ones(self.n, dtype=bool)
+        for c in inst.givens:
+            self.movable[index[c]] = False
+        self.given_values = {index[c]: v for c, v in inst.givens.items()}
+
+    def errors(self, values: np.ndarray) -> np.ndarray:
+        return self.a @ values - self.inst.magic
+
+    def costs(self, pop: np.ndarray) -> np.ndarray:
+        """Cost of each board of a population (rows)."""
+        e = pop @ self.a.T - self.inst.magic
+        return (e * e).sum(axis=1)
+
+    def random_board(self, rng: np.random.Generator) -> np.ndarray:
+        board = np.empty(self.n, dtype=np.int64)
+        free_values = [v for v in self.inst.values if v not in set(self.given_values.values())]
+        board[self.movable] = rng.permutation(np.array(free_values, dtype=np.int64))
+        for i, v in self.given_values.items():
+            board[i] = v
+        return board
+
+
+def tabu_search(
+    inst: MagicHexInstance,
+    rng: np.random.Generator,
+    start: np.ndarray | None = None,
+    deadline: float | None = None,
+    stop=None,
+    max_iterations: int | None = None,
+    tenure: int = 10,
+    stall: int = 2000,
+    shake: int = 5,
+    algebra: LineAlgebra | None = None,
+) -> TabuResult:
+    la = algebra or LineAlgebra(inst)
+    n = la.n
+    v = la.random_board(rng) if start is None else np.array(start, dtype=np.int64)
+    e = la.errors(v)
+    cost = int(e @ e)
+    best_cost, best = cost, v.copy()
+    run_best, since = cost, 0
+    tabu = np.zeros((n, n), dtype=np.int64)
+    frozen = ~la.movable
+    it = shakes = 0
+    while cost > 0:
+        if max_iterations is not None and it >= max_iterations:
+            break
+        if it % 64 == 0 and (
+            (deadline is not None and time.monotonic() >= deadline)
+            or (stop is not None and stop.is_set())
+        ):
+            break
+        # only swaps touching a wrong line can help; score them all
+        rows = np.flatnonzero(((la.a.T @ (e != 0)) > 0) & la.movable)
+        g = (la.a.T @ e).astype(np.float64)
+        vf = v.astype(np.float64)
+        d = vf[None, :] - vf[rows, None]
+        delta = 2.0 * d * (g[rows, None] - g[None, :]) + d * d * la.pair_weight[rows]
+        delta[:, frozen] = np.inf
+        delta[np.arange(len(rows)), rows] = np.inf
+        blocked = (tabu[rows] > it) & (cost + delta >= best_cost)
+        delta[blocked] = np.inf
+        delta += rng.random(delta.shape) * 0.5  # random tie-breaking
+        k = int(np.argmin(delta))
+        if not np.isfinite(delta.flat[k]):
+            break  # everything tabu or frozen (tiny boards)
+        i, j = int(rows[k // n]), k % n
+        step = v[j] - v[i]
+        v[i], v[j] = v[j], v[i]
+        e += step * (la.a[:, i] - la.a[:, j])
+        cost = int(e @ e)
+        tabu[i, j] = tabu[j, i] = it + tenure + int(rng.integers(0, tenure + 1))
+        it += 1
+        if cost < best_cost:
+            best_cost, best = cost, v.copy()
+        if cost < run_best:
+            run_best, since = cost, 0
+        else:
+            since += 1
+            if since > stall:
+                movable = np.flatnonzero(la.movable)
+                for _ in range(shake):
+                    a, b = rng.choice(movable, 2, replace=False)
+                    v[a], v[b] = v[b], v[a]
+                e = la.errors(v)
+                cost = run_best = int(e @ e)
+                since = 0
+                shakes += 1
+    return TabuResult(best, best_cost, it, shakes)
