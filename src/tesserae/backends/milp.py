@@ -37,6 +37,7 @@ Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP 
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from typing import Any, Protocol
@@ -47,6 +48,8 @@ from ..core.errors import InputError
 from ..core.result import Outcome, Solution, SolveOptions, Status
 
 SOLVERS = ("cbc", "highs")
+# solver logs (--verbose) go to stderr, so stdout keeps exactly the result
+STDERR = "/dev/stderr" if os.path.exists("/dev/stderr") else None
 
 
 class MilpCompiled(Protocol):
@@ -75,6 +78,7 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             if opts.stopped():
                 data_in.user_interrupt = True
 
+        log = {"log_to_console": False, "log_file": STDERR} if opts.verbose and STDERR else {}
         return pulp.HiGHS(
             msg=bool(opts.verbose),
             timeLimit=tl,
@@ -82,12 +86,14 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             random_seed=int(opts.seed),
             callbackTuple=(interrupt, None),
             callbacksToActivate=[highspy.cb.HighsCallbackType.kCallbackMipInterrupt],
+            **log,
         )
     with warnings.catch_warnings():
         # PULP_CBC_CMD is the bundled binary; PuLP 4 moves it to COIN_CMD + cbcbox.
         warnings.simplefilter("ignore", DeprecationWarning)
         return pulp.PULP_CBC_CMD(
-            msg=bool(opts.verbose),
+            msg=False,
+            logPath=STDERR if opts.verbose else None,
             timeLimit=tl,
             threads=threads,
             warmStart=warm,
