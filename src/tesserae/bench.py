@@ -1,0 +1,361 @@
+"""Experiments: instances x backends x seeds under a time or evaluation budget.
+
+Every run is `run_one(instance, backend, seed, budget) -> dict`, a pure module-level function
+that enforces its own limits, so it can run in a local process pool (spawn, the default) or
+on a Dask cluster (`scheduler=ADDRESS`; Dask cannot stop a running task, hence the own
+limits). Results: one row per run (CSV/JSON), and a summary per instance and backend like the
+published GA-versus-exact tables: success rate, mean/median time of the successful runs, mean
+GA evaluations, best score. Plots: time against instance size, success against time budget.
+
+A backend may carry options for that column alone: `ga:cbgi=off:population=200` runs the GA
+with those options and labels its rows so (the GA with and without CBGI, side by side).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .core.errors import InputError
+from .core.family import BACKEND_MODULES, load_instance
+
+COLUMNS = (
+    "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
+    "seconds", "objective", "evaluations", "generations", "winner", "error",
+)
+SIZE_KEYS = ("cells", "pieces", "tiles", "numbers", "n")
+
+
+@dataclass
+class Budget:
+    time_limit: float | None = 10.0
+    max_evaluations: int | None = None  # GA only
+    threads: int = 1
+    objective: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # options for every backend taking them
+
+
+def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
+    """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"})."""
+    name, *opts = spec.split(":")
+    if name not in (*BACKEND_MODULES, "portfolio"):
+        raise InputError(f"unknown backend {name!r} in --backends; expected some of "
+                         f"{', '.join([*BACKEND_MODULES, 'portfolio'])}")
+    params = {}
+    for opt in opts:
+        key, sep, val = opt.partition("=")
+        if not sep or not key:
+            raise InputError(f"bad backend option {opt!r} in {spec!r}; expected key=value")
+        params[key.replace("-", "_")] = val
+    return name, params
+
+
+def size_of(family, instance) -> tuple[str, int | None]:
+    """A label and a number for plots: the family's `size` and a cell/piece count."""
+    info = family.info(instance)
+    number = next((int(info[k]) for k in SIZE_KEYS if isinstance(info.get(k), int)), None)
+    label = str(info.get("size", info.get("order", number if number is not None else "?")))
+    return label, number
+
+
+def _accepted(family, backend: str, params: dict) -> dict:
+    """The options this backend takes (all, if it does not list them)."""
+    if backend == "portfolio":
+        return params
+    names = getattr(family.backend_module(backend), "PARAMS", None)
+    return params if names is None else {k: v for k, v in params.items() if k in names}
+
+
+def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
+    """Solve one instance once; never raises (errors become rows with status `error`)."""
+    from .core.result import SolveOptions
+    from .core.solve import solve_file
+
+    b = Budget(**budget)
+    row: dict[str, Any] = dict.fromkeys(COLUMNS)
+    row.update(instance=instance, backend=backend, seed=seed)
+    t0 = time.perf_counter()
+    try:
+        name, own = parse_backend(backend)
+        family, inst = load_instance(instance)
+        row["family"] = family.name
+        row["size"], row["cells"] = size_of(family, inst)
+        params = {**b.params, **own}
+        if b.max_evaluations is not None and name in ("ga", "portfolio"):
+            params["max_evaluations"] = str(b.max_evaluations)
+        opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
+                            objective=b.objective, params=_accepted(family, name, params))
+        res = solve_file(instance, name, opts)
+        stats = res.stats
+        winner = stats.get("winner")
+        inner = stats.get("backends", {}).get(winner, {}).get("stats", {}) if winner else stats
+        row.update(
+            status=res.status.value,
+            solved=res.status.value == "solved" and res.verified,
+            verified=res.verified,
+            seconds=round(res.seconds, 4),
+            objective=res.objective,
+            evaluations=inner.get("evaluations", stats.get("evaluations")),
+            generations=inner.get("generations", stats.get("generations")),
+            winner=winner,
+            error=stats.get("error"),
+        )
+    except Exception as exc:  # noqa: BLE001 - one failing run must not end the sweep
+        row.update(status="error", solved=False, verified=False,
+                   seconds=round(time.perf_counter() - t0, 4),
+                   error=str(exc) if isinstance(exc, InputError)
+                   else f"{type(exc).__name__}: {exc}")
+    return row
+
+
+# --- running a sweep ---------------------------------------------------------------------
+def tasks(instances: Iterable[str], backends: Iterable[str], seeds: int) -> list[tuple]:
+    return [(str(i), b, s) for i in instances for b in backends for s in range(seeds)]
+
+
+def check(instances: list[str], backends: list[str]) -> list[tuple[str, str]]:
+    """Fail early on unreadable instances or unknown backends; list pairs a family lacks."""
+    missing = []
+    for path in instances:
+        family, _ = load_instance(path)
+        for spec in backends:
+            name, _ = parse_backend(spec)
+            if name == "portfolio":
+                continue
+            try:
+                family.backend_module(name)
+            except InputError:
+                missing.append((path, spec))
+    return missing
+
+
+def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict], None]):
+    import multiprocessing as mp
+
+    rows = []
+    ctx = mp.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
+        futs = [pool.submit(run_one, i, b, s, asdict(budget)) for i, b, s in work]
+        try:
+            for fut in as_completed(futs):
+                rows.append(fut.result())
+                tick(rows[-1])
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return rows
+
+
+def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None]):
+    try:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_completed
+    except ImportError:
+        raise InputError("--scheduler needs Dask: pip install 'tesserae[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except OSError as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    rows = []
+    try:
+        futs = client.map(
+            run_one,
+            [w[0] for w in work],
+            [w[1] for w in work],
+            [w[2] for w in work],
+            [asdict(budget)] * len(work),
+            pure=False,
+        )
+        for fut in dask_completed(futs):
+            rows.append(fut.result())
+            tick(rows[-1])
+    finally:
+        client.close()
+    return rows
+
+
+def sweep(
+    instances: list[str],
+    backends: list[str],
+    seeds: int,
+    budget: Budget,
+    scheduler: str | None = None,
+    jobs: int = 0,
+    progress: bool | None = None,
+) -> list[dict]:
+    """Run every (instance, backend, seed); rows come back in task order."""
+    if seeds < 1:
+        raise InputError(f"--seeds must be at least 1, got {seeds}")
+    if budget.time_limit is not None and budget.time_limit <= 0:
+        raise InputError(f"--time-limit must be positive, got {budget.time_limit}")
+    if budget.max_evaluations is not None and budget.max_evaluations <= 0:
+        raise InputError(f"--max-evaluations must be positive, got {budget.max_evaluations}")
+    skip = set(check(instances, backends))
+    work = [t for t in tasks(instances, backends, seeds) if (t[0], t[1]) not in skip]
+    if not work:
+        raise InputError("nothing to run: no instance has any of the requested backends")
+    jobs = jobs or max(1, (os.cpu_count() or 1) // max(1, budget.threads))
+    show = sys.stderr.isatty() if progress is None else progress
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=Console(stderr=True), disable=not show, transient=True)
+    with bar:
+        task = bar.add_task("bench", total=len(work))
+
+        def tick(row: dict) -> None:
+            bar.update(task, advance=1, description=f"{Path(row['instance']).name} "
+                       f"{row['backend']} {row['status']}")
+
+        if scheduler:
+            rows = run_dask(work, budget, scheduler, tick)
+        else:
+            rows = run_local(work, budget, jobs, tick)
+    order = {t: k for k, t in enumerate(work)}
+    rows.sort(key=lambda r: order[(r["instance"], r["backend"], r["seed"])])
+    return rows
+
+
+# --- summarising -------------------------------------------------------------------------
+def _mean(xs: list) -> float | None:
+    return round(statistics.fmean(xs), 4) if xs else None
+
+
+def summarise(rows: list[dict]) -> list[dict]:
+    """One line per (instance, backend): the columns of the published tables."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["instance"], r["backend"]), []).append(r)
+    out = []
+    for (inst, backend), rs in groups.items():
+        ok = [r for r in rs if r["solved"]]
+        times = [r["seconds"] for r in ok]
+        evals = [r["evaluations"] for r in rs if r["evaluations"] is not None]
+        objs = [r["objective"] for r in rs if r["objective"] is not None]
+        out.append({
+            "instance": inst,
+            "family": rs[0]["family"],
+            "size": rs[0]["size"],
+            "cells": rs[0]["cells"],
+            "backend": backend,
+            "runs": len(rs),
+            "solved": len(ok),
+            "success_rate": round(len(ok) / len(rs), 4),
+            "mean_seconds": _mean(times),
+            "median_seconds": round(statistics.median(times), 4) if times else None,
+            "mean_evaluations": _mean(evals),
+            "best_objective": max(objs) if objs else None,
+            "errors": sum(1 for r in rs if r["status"] == "error"),
+        })
+    return out
+
+
+def table(summary: list[dict], title: str = "bench"):
+    from rich.table import Table
+
+    t = Table(title=title)
+    for col in ("instance", "size", "backend", "runs", "ok", "rate", "mean s", "median s",
+                "evals", "best"):
+        t.add_column(col, justify="left" if col in ("instance", "backend") else "right")
+
+    def fmt(x, digits=2):
+        return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
+
+    for s in summary:
+        t.add_row(Path(s["instance"]).stem, str(s["size"]), s["backend"], str(s["runs"]),
+                  str(s["solved"]), f"{100 * s['success_rate']:.0f}%",
+                  fmt(s["mean_seconds"]), fmt(s["median_seconds"]),
+                  fmt(s["mean_evaluations"], 0), fmt(s["best_objective"], 0))
+    return t
+
+
+def write_csv(rows: list[dict], path: str | Path) -> None:
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k) for k in COLUMNS})
+
+
+def write_json(rows: list[dict], summary: list[dict], path: str | Path,
+               meta: dict | None = None) -> None:
+    Path(path).write_text(json.dumps({"meta": meta or {}, "summary": summary, "runs": rows},
+                                     indent=1) + "\n")
+
+
+def plot(rows: list[dict], summary: list[dict], path: str | Path,
+         time_limit: float | None = None) -> None:
+    """Left: median time of successful runs against size. Right: success against budget."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    backends = list(dict.fromkeys(s["backend"] for s in summary))
+    for b in backends:
+        pts = sorted((s["cells"] if s["cells"] is not None else k, s["median_seconds"])
+                     for k, s in enumerate(summary) if s["backend"] == b and s["median_seconds"])
+        if pts:
+            ax1.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=b)
+    ax1.set_xlabel("instance size (cells)")
+    ax1.set_ylabel("median time to solve (s)")
+    ax1.set_yscale("log")
+    ax1.set_title("time against size")
+    horizon = time_limit or max((r["seconds"] or 0 for r in rows), default=1.0) or 1.0
+    grid = [horizon * k / 100 for k in range(101)]
+    for b in backends:
+        rs = [r for r in rows if r["backend"] == b]
+        solved = sorted(r["seconds"] for r in rs if r["solved"])
+        frac = [sum(1 for t in solved if t <= g) / len(rs) for g in grid]
+        ax2.step(grid, frac, where="post", label=b)
+    ax2.set_xlabel("time budget (s)")
+    ax2.set_ylabel("success rate")
+    ax2.set_ylim(-0.02, 1.02)
+    ax2.set_title("success against budget")
+    for ax in (ax1, ax2):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run_bench(
+    instances: list[str],
+    backends: list[str],
+    seeds: int = 1,
+    budget: Budget | None = None,
+    out_csv: str | Path | None = None,
+    out_json: str | Path | None = None,
+    out_plot: str | Path | None = None,
+    scheduler: str | None = None,
+    jobs: int = 0,
+    progress: bool | None = None,
+) -> tuple[list[dict], list[dict]]:
+    """The whole `tesserae bench`: sweep, summarise, write what was asked. Returns both."""
+    budget = budget or Budget()
+    if out_plot is not None and Path(out_plot).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError("--plot must end in .png, .svg or .pdf", out_plot)
+    t0 = time.perf_counter()
+    rows = sweep(instances, backends, seeds, budget, scheduler, jobs, progress)
+    summary = summarise(rows)
+    meta = {"budget": asdict(budget), "seeds": seeds, "scheduler": scheduler,
+            "seconds": round(time.perf_counter() - t0, 2), "cpus": os.cpu_count()}
+    if out_csv:
+        write_csv(rows, out_csv)
+    if out_json:
+        write_json(rows, summary, out_json, meta)
+    if out_plot:
+        plot(rows, summary, out_plot, budget.time_limit)
+    return rows, summary
