@@ -250,6 +250,48 @@ def render_cmd(
     out.print(f"wrote {output}")
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def bench(
+    ctx: typer.Context,
+    instances: list[Path] = typer.Argument(..., help="instance files"),
+    backends: str = typer.Option(
+        "cpsat,ga", "--backends", help="comma list; per-backend options as ga:cbgi=off"
+    ),
+    seeds: int = typer.Option(1, "--seeds", help="runs per instance and backend"),
+    time_limit: float | None = typer.Option(10.0, "--time-limit", "-t", help="seconds per run"),
+    max_evaluations: int | None = typer.Option(None, "--max-evaluations", help="GA budget"),
+    threads: int = typer.Option(1, "--threads", help="threads per run"),
+    jobs: int = typer.Option(0, "--jobs", help="parallel runs (0 = cores / threads)"),
+    objective: Objective | None = typer.Option(None, "--objective"),
+    out_csv: Path | None = typer.Option(None, "--out", "-o", help="one CSV row per run"),
+    out_json: Path | None = typer.Option(None, "--json", help="runs and summary as JSON"),
+    plot: Path | None = typer.Option(None, "--plot", help="time vs size, success vs budget"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address"),
+) -> None:
+    """GA versus exact: instances x backends x seeds -> a table, CSV, JSON and plots.
+
+    Extra `--name value` options go to every backend that takes them (e.g. --population 200).
+    """
+    from .bench import Budget, run_bench, table
+
+    budget = Budget(
+        time_limit=time_limit,
+        max_evaluations=max_evaluations,
+        threads=threads,
+        objective=objective.value if objective else None,
+        params=_extra_options(ctx.args),
+    )
+    names = [b.strip() for b in backends.split(",") if b.strip()]
+    _, summary = run_bench(
+        [str(i) for i in instances], names, seeds, budget, out_csv, out_json, plot, scheduler,
+        jobs,
+    )
+    out.print(table(summary))
+    for path in (out_csv, out_json, plot):
+        if path:
+            out.print(f"wrote {path}")
+
+
 def main() -> None:
     try:
         code = app(standalone_mode=False)
