@@ -1,0 +1,153 @@
+"""Runner for our own tree searches: time limit, stop flag, parallel seeds, restarts, counting.
+
+A family supplies `make(seed) -> Searcher`. A Searcher holds a resumable depth-first search:
+`step(budget) -> (code, nodes)` runs at most `budget` nodes and returns code 1 (a solution is
+ready, the next step continues after it), 0 (budget spent) or -1 (the tree is exhausted);
+`solution()` reads the current solution; `max_depth` is the deepest level reached; `parallel`
+says whether `step` releases the GIL (a compiled core), so threads really run side by side.
+
+Any one searcher that exhausts its tree proves infeasibility, whatever its seed: each is a
+complete search with its own value order. Restarts (a node budget per run that doubles each
+time) keep that property, since the budget grows without bound.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from ..core.result import Outcome, Solution, SolveOptions, Status
+from .stopwatch import deadline_of
+
+FIRST_CHUNK = 20_000
+CHUNK_SECONDS = 0.05  # how often the clock and the stop flag are looked at
+
+
+class Searcher(Protocol):
+    max_depth: int
+    parallel: bool
+
+    def step(self, budget: int) -> tuple[int, int]: ...
+
+    def solution(self) -> Solution: ...
+
+
+class _Shared:
+    """What the workers of one solve share: the first result and the total node count."""
+
+    def __init__(self, opts: SolveOptions):
+        self.opts = opts
+        self.deadline = deadline_of(opts.time_limit)
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.code = 0
+        self.solution: Solution | None = None
+        self.nodes = 0
+        self.restarts = 0
+        self.max_depth = 0
+
+    def should_stop(self) -> bool:
+        if self.done.is_set() or self.opts.stopped():
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def finish(self, code: int, solution: Solution | None) -> None:
+        with self.lock:
+            if not self.done.is_set():
+                self.code, self.solution = code, solution
+                self.done.set()
+
+
+def _work(make: Callable[[int], Searcher], seed: int, shared: _Shared, restart: int) -> None:
+    searcher = make(seed)
+    chunk = FIRST_CHUNK
+    run_nodes, run_limit, run = 0, restart or 0, 0
+    while not shared.should_stop():
+        t0 = time.perf_counter()
+        code, nodes = searcher.step(chunk)
+        took = time.perf_counter() - t0
+        run_nodes += nodes
+        with shared.lock:
+            shared.nodes += nodes
+            shared.max_depth = max(shared.max_depth, searcher.max_depth)
+        if code != 0:
+            shared.finish(code, searcher.solution() if code == 1 else None)
+            return
+        # aim each chunk at CHUNK_SECONDS of work
+        rate = nodes / took if took > 0 else chunk * 10
+        chunk = int(min(max(1_000, rate * CHUNK_SECONDS), chunk * 4))
+        if run_limit and run_nodes >= run_limit:
+            run += 1
+            run_nodes, run_limit = 0, run_limit * 2
+            searcher = make(seed + 7919 * run)
+            with shared.lock:
+                shared.restarts += 1
+
+
+def run(make: Callable[[int], Searcher], opts: SolveOptions, restart: int = 0) -> Outcome:
+    """First solution by racing `opts.threads` seeded searchers (one if the core is Python)."""
+    shared = _Shared(opts)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    probe = make(opts.seed)
+    workers = opts.thread_count() if probe.parallel else 1
+    seeds = [opts.seed + 1_000_003 * k for k in range(workers)]
+    threads = [
+        threading.Thread(target=_work, args=(make, s, shared, restart), daemon=True)
+        for s in seeds[1:]
+    ]
+    for t in threads:
+        t.start()
+    _work(lambda s: probe if s == opts.seed else make(s), seeds[0], shared, restart)
+    shared.done.set()  # the main worker stopped: time is up or a result is in
+    for t in threads:
+        t.join()
+    stats = _stats(shared, t0, cpu0, workers, probe)
+    if shared.code == 1:
+        return Outcome(Status.SOLVED, shared.solution, stats=stats)
+    if shared.code == -1:
+        return Outcome(Status.INFEASIBLE, stats=stats)
+    if opts.stopped():
+        stats["stopped"] = True
+    return Outcome(Status.TIMEOUT, stats=stats)
+
+
+def enumerate_all(searcher: Searcher, opts: SolveOptions) -> Outcome:
+    """Every solution of one complete search (up to opts.count_limit)."""
+    shared = _Shared(opts)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    found: list[Solution] = []
+    complete = False
+    while not shared.should_stop():
+        code, nodes = searcher.step(1_000_000)
+        shared.nodes += nodes
+        if code == 1:
+            found.append(searcher.solution())
+            if opts.count_limit is not None and len(found) >= opts.count_limit:
+                break
+        elif code == -1:
+            complete = True
+            break
+    shared.max_depth = searcher.max_depth
+    stats = _stats(shared, t0, cpu0, 1, searcher)
+    stats["complete"] = complete
+    if complete and not found:
+        return Outcome(Status.INFEASIBLE, stats=stats, solutions=[])
+    status = Status.SOLVED if found else Status.TIMEOUT
+    return Outcome(status, found[0] if found else None, stats=stats, solutions=found)
+
+
+def _stats(shared: _Shared, t0: float, cpu0: float, workers: int, probe: Searcher) -> dict:
+    wall = time.perf_counter() - t0
+    return {
+        "solver": "rowscan",
+        "engine": "c" if probe.parallel else "python",
+        "workers": workers,
+        "nodes": shared.nodes,
+        "nodes_per_s": round(shared.nodes / wall) if wall > 0 else None,
+        "max_depth": shared.max_depth,
+        "restarts": shared.restarts,
+        "seconds": round(wall, 4),
+        "cpu_seconds": round(time.process_time() - cpu0, 4),
+    }

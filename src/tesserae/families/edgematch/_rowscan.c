@@ -1,0 +1,147 @@
+/* Rowscan backtracking for edge matching: the inner loop of the `search` backend.
+ *
+ * Cells are filled in a fixed order (row-major). A cell's candidates are the (piece, rot)
+ * placements whose west and north colours equal its left neighbour's east colour and its
+ * upper neighbour's south colour, so each cell looks up one bucket of a precomputed table
+ * and only has to skip pieces already used. The Python side builds the tables (frame rule,
+ * fixed pieces, symmetry breaking, random order per seed) and keeps the whole search state
+ * in its own arrays, so one call runs at most `budget` placements and returns: the caller
+ * checks the clock and the stop flag between calls, and can resume or enumerate further.
+ *
+ * step(start, piece, east, south, left, up, pos, lim, used, place_east, place_south, state,
+ *      budget) -> (code, placements)
+ *   start[b], b = cell * nkeys + key: candidates of bucket b are start[b] .. start[b + 1] - 1
+ *   piece/east/south[i]: candidate i's piece (0-based) and the colours it shows east, south
+ *   left/up[cell]: the cell whose east (south) colour keys this cell, or -1 (frame: colour 0)
+ *   pos/lim[depth]: candidate in use at each depth and the end of its bucket
+ *   used[piece]: 1 while the piece is on the board
+ *   place_east/place_south[depth]: colours shown by the piece at each depth
+ *   state (int64): [depth, mode, max_depth, nkeys, ncol]
+ *   code: 1 a full board (state left ready to find the next), 0 budget spent, -1 tree done
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+enum { OPEN = 0, SCAN = 1, BACK = 2 };
+
+static int get(PyObject *obj, Py_buffer *view, int writable)
+{
+    return PyObject_GetBuffer(obj, view, writable ? (PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
+                                                  : PyBUF_C_CONTIGUOUS);
+}
+
+static long long run(const int32_t *start, const int32_t *piece, const int32_t *east,
+                     const int32_t *south, const int32_t *left, const int32_t *up, int32_t *pos,
+                     int32_t *lim, uint8_t *used, int32_t *pe, int32_t *ps, int64_t *state,
+                     Py_ssize_t ncells, long long budget, int *code)
+{
+    long long d = state[0];
+    int mode = (int)state[1];
+    long long maxd = state[2];
+    const long long nkeys = state[3], ncol = state[4];
+    long long nodes = 0;
+    *code = 0;
+    for (;;) {
+        if (mode == OPEN) {
+            if (d == ncells) {
+                mode = BACK;
+                *code = 1;
+                break;
+            }
+            int32_t l = left[d] < 0 ? 0 : pe[left[d]];
+            int32_t u = up[d] < 0 ? 0 : ps[up[d]];
+            long long b = d * nkeys + (long long)l * ncol + u;
+            pos[d] = start[b];
+            lim[d] = start[b + 1];
+            mode = SCAN;
+        }
+        if (mode == BACK) {
+            d--;
+            used[piece[pos[d]]] = 0;
+            pos[d]++;
+            mode = SCAN;
+        }
+        /* SCAN: next candidate at depth d whose piece is free */
+        int32_t i = pos[d], end = lim[d];
+        while (i < end && used[piece[i]])
+            i++;
+        if (i < end) {
+            pos[d] = i;
+            used[piece[i]] = 1;
+            pe[d] = east[i];
+            ps[d] = south[i];
+            d++;
+            if (d > maxd)
+                maxd = d;
+            mode = OPEN;
+            if (++nodes >= budget)
+                break;
+        } else if (d == 0) {
+            *code = -1;
+            break;
+        } else {
+            mode = BACK;
+        }
+    }
+    state[0] = d;
+    state[1] = mode;
+    state[2] = maxd;
+    return nodes;
+}
+
+static PyObject *step(PyObject *self, PyObject *args)
+{
+    PyObject *objs[12];
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOL", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9], &objs[10],
+                          &objs[11], &budget))
+        return NULL;
+    /* sizes in bytes per item: int32 everywhere except used (uint8) and state (int64) */
+    static const int width[12] = {4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 4, 8};
+    static const int writable[12] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    Py_buffer v[12];
+    int got = 0;
+    for (; got < 12; got++) {
+        if (get(objs[got], &v[got], writable[got]) < 0)
+            goto fail;
+        if (v[got].itemsize != width[got]) {
+            PyErr_Format(PyExc_TypeError, "argument %d: expected %d-byte items", got + 1,
+                         width[got]);
+            got++;
+            goto fail;
+        }
+    }
+    Py_ssize_t ncells = v[4].len / 4;
+    if (v[11].len < 5 * 8 || v[6].len / 4 < ncells || v[7].len / 4 < ncells ||
+        v[9].len / 4 < ncells || v[10].len / 4 < ncells) {
+        PyErr_SetString(PyExc_ValueError, "state arrays too short");
+        goto fail;
+    }
+    int code = 0;
+    long long nodes;
+    Py_BEGIN_ALLOW_THREADS
+    nodes = run(v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf, v[6].buf, v[7].buf,
+                v[8].buf, v[9].buf, v[10].buf, v[11].buf, ncells, budget < 1 ? 1 : budget,
+                &code);
+    Py_END_ALLOW_THREADS
+    for (int k = 0; k < 12; k++)
+        PyBuffer_Release(&v[k]);
+    return Py_BuildValue("iL", code, nodes);
+fail:
+    for (int k = 0; k < got; k++)
+        PyBuffer_Release(&v[k]);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"step", step, METH_VARARGS, "Run the rowscan search for at most `budget` placements."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rowscan",
+                                    "Compiled rowscan backtracker for edge matching.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__rowscan(void) { return PyModule_Create(&module); }

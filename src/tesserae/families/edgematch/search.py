@@ -1,0 +1,252 @@
+"""Edge matching by rowscan backtracking (the method of the best Eternity II searches).
+
+Cells are filled row by row from the top left. A cell's candidates are the placements whose
+west and north colours equal the colours already facing it, precomputed per cell in buckets
+keyed on (west, north); the search only skips used pieces. The tables hold:
+- the frame rule per cell (corners, sides, inner cells: grey exactly on the frame);
+- fixed pieces (the instance's and `--fix`'s), also as a filter on the cells left of and
+  above them (their east / south colour must meet the fixed piece);
+- without fixed pieces, the first corner piece kept to the top-left corner (square boards)
+  or the top row (rectangles), which removes the board's rotations;
+- a seeded random order inside each bucket, with hinted placements first.
+
+The inner loop is compiled C (`_rowscan.c`, built on install); without it the same loop
+runs in Python, about a hundred times slower. Parallel threads race differently seeded
+searches (the C core releases the GIL). Optimisation (--objective) is not offered.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+
+from ...backends import search as runner
+from ...core import squaregrid as sq
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions
+from .model import EdgeInstance
+
+try:
+    from . import _rowscan
+except ImportError:  # no compiler at install time: the Python loop below takes over
+    _rowscan = None
+
+PARAMS = ("no_symmetry", "restart", "engine")  # extra command-line options
+OPEN, SCAN, BACK = 0, 1, 2
+
+
+class RowscanTables:
+    """Candidate buckets for every cell, in row-major order."""
+
+    def __init__(
+        self,
+        inst: EdgeInstance,
+        seed: int = 0,
+        symmetry: bool = True,
+        hint: Solution | None = None,
+        fix: Solution | None = None,
+    ):
+        fixed = {**inst.fixed, **(fix or {})}
+        base = replace(inst, fixed=fixed)
+        w, h = inst.width, inst.height
+        self.width, self.height = w, h
+        self.cells = inst.cells()
+        self.ncells = len(self.cells)
+        self.ncol = max(max(e) for e in inst.pieces) + 1
+        self.nkeys = self.ncol * self.ncol
+        rng = random.Random(seed)
+        anchor = self._anchor(inst) if symmetry and not fixed else None
+
+        starts, piece, east, south, rot = [0], [], [], [], []
+        for cell in self.cells:
+            buckets: list[list[tuple[int, int]]] = [[] for _ in range(self.nkeys)]
+            for p, r in base.placements(cell):
+                e = inst.edges(p, r)
+                if not inst.fits(cell, p, r) or not self._meets_fixed(base, cell, e):
+                    continue
+                if anchor and p == anchor[0] and cell not in anchor[1]:
+                    continue
+                buckets[e[sq.W] * self.ncol + e[sq.N]].append((p, r))
+            want = (hint or {}).get(cell)
+            for bucket in buckets:
+                rng.shuffle(bucket)
+                bucket.sort(key=lambda pr, want=want: pr != want)  # stable: hint first
+                for p, r in bucket:
+                    e = inst.edges(p, r)
+                    piece.append(p - 1)
+                    rot.append(r)
+                    east.append(e[sq.E])
+                    south.append(e[sq.S])
+                starts.append(len(piece))
+        self.start = np.array(starts, dtype=np.int32)
+        self.piece = np.array(piece, dtype=np.int32)
+        self.east = np.array(east, dtype=np.int32)
+        self.south = np.array(south, dtype=np.int32)
+        self.rot = rot
+        self.left = np.array([i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)],
+                             dtype=np.int32)
+        self.up = np.array([i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)],
+                           dtype=np.int32)
+        self.npieces = inst.n
+
+    @staticmethod
+    def _anchor(inst: EdgeInstance) -> tuple[int, set]:
+        first = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+        w, h = inst.width, inst.height
+        return first, ({(0, 0)} if w == h else {(0, 0), (0, w - 1)})
+
+    @staticmethod
+    def _meets_fixed(inst: EdgeInstance, cell, e) -> bool:
+        """A piece left of (above) a fixed piece must show it the fixed piece's west (north)."""
+        for side in (sq.E, sq.S):
+            nb = sq.neighbour(cell, side)
+            if nb in inst.fixed:
+                other = inst.edges(*inst.fixed[nb])
+                if e[side] != other[sq.opposite(side)]:
+                    return False
+        return True
+
+    def decode(self, pos) -> Solution:
+        return {
+            cell: (int(self.piece[pos[i]]) + 1, self.rot[pos[i]])
+            for i, cell in enumerate(self.cells)
+        }
+
+
+class CSearcher:
+    """The search state in numpy arrays, advanced by the compiled core."""
+
+    parallel = True
+
+    def __init__(self, t: RowscanTables):
+        self.t = t
+        n = t.ncells
+        self.pos = np.zeros(n, np.int32)
+        self.lim = np.zeros(n, np.int32)
+        self.used = np.zeros(t.npieces, np.uint8)
+        self.pe = np.zeros(n, np.int32)
+        self.ps = np.zeros(n, np.int32)
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.state[2])
+
+    def step(self, budget: int) -> tuple[int, int]:
+        t = self.t
+        return _rowscan.step(
+            t.start, t.piece, t.east, t.south, t.left, t.up,
+            self.pos, self.lim, self.used, self.pe, self.ps, self.state, budget,
+        )  # fmt: skip
+
+    def solution(self) -> Solution:
+        return self.t.decode(self.pos)
+
+
+class PySearcher:
+    """The same state machine as `_rowscan.c`, in Python lists (the fallback)."""
+
+    parallel = False
+
+    def __init__(self, t: RowscanTables):
+        self.t = t
+        self.start = t.start.tolist()
+        self.piece = t.piece.tolist()
+        self.east = t.east.tolist()
+        self.south = t.south.tolist()
+        self.left = t.left.tolist()
+        self.up = t.up.tolist()
+        n = t.ncells
+        self.pos, self.lim = [0] * n, [0] * n
+        self.used = [False] * t.npieces
+        self.pe, self.ps = [0] * n, [0] * n
+        self.depth, self.mode, self.max_depth = 0, OPEN, 0
+
+    def step(self, budget: int) -> tuple[int, int]:
+        start, piece, east, south = self.start, self.piece, self.east, self.south
+        left, up, pos, lim = self.left, self.up, self.pos, self.lim
+        used, pe, ps = self.used, self.pe, self.ps
+        ncells, nkeys, ncol = self.t.ncells, self.t.nkeys, self.t.ncol
+        d, mode, nodes, code = self.depth, self.mode, 0, 0
+        while True:
+            if mode == OPEN:
+                if d == ncells:
+                    mode, code = BACK, 1
+                    break
+                b = d * nkeys + (pe[left[d]] if left[d] >= 0 else 0) * ncol
+                b += ps[up[d]] if up[d] >= 0 else 0
+                pos[d], lim[d] = start[b], start[b + 1]
+            elif mode == BACK:
+                d -= 1
+                used[piece[pos[d]]] = False
+                pos[d] += 1
+            i, end = pos[d], lim[d]
+            while i < end and used[piece[i]]:
+                i += 1
+            if i < end:
+                pos[d] = i
+                used[piece[i]] = True
+                pe[d], ps[d] = east[i], south[i]
+                d += 1
+                mode = OPEN
+                nodes += 1
+                if nodes >= budget:
+                    break
+            elif d == 0:
+                code = -1
+                break
+            else:
+                mode = BACK
+        self.depth, self.mode = d, mode
+        self.max_depth = max(self.max_depth, d)
+        return code, nodes
+
+    def solution(self) -> Solution:
+        return self.t.decode(self.pos)
+
+
+def _engine(opts: SolveOptions) -> type:
+    want = str(opts.params.get("engine", "auto")).lower()
+    if want not in ("auto", "c", "python"):
+        raise InputError(f"--engine must be auto, c or python, got {want!r}")
+    if want == "c" and _rowscan is None:
+        raise InputError("--engine c: the compiled rowscan core is not built (reinstall with gcc)")
+    return PySearcher if want == "python" or _rowscan is None else CSearcher
+
+
+def _restart(opts: SolveOptions) -> int:
+    raw = opts.params.get("restart", 0)
+    try:
+        val = int(float(raw))
+    except ValueError:
+        raise InputError(f"--restart expects a node count, got {raw!r}") from None
+    if val < 0:
+        raise InputError(f"--restart must be 0 (never) or a positive node count, got {val}")
+    return val
+
+
+def _no_symmetry(opts: SolveOptions) -> bool:
+    return str(opts.params.get("no_symmetry", "false")).lower() not in ("false", "0", "no")
+
+
+def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    if opts.objective:
+        raise InputError(
+            f"--objective {opts.objective} is not supported by the search backend "
+            "(it finds perfect boards only); use --backend cpsat, milp or sat"
+        )
+    kind = _engine(opts)
+    symmetry = not _no_symmetry(opts)
+
+    def make(seed: int):
+        return kind(RowscanTables(inst, seed, symmetry, opts.hint, opts.fix))
+
+    return runner.run(make, opts, restart=_restart(opts))
+
+
+def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    # every solution, so no symmetry breaking
+    kind = _engine(opts)
+    return runner.enumerate_all(kind(RowscanTables(inst, opts.seed, False, None, opts.fix)), opts)
