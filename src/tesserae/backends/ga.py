@@ -1,0 +1,573 @@
+"""A family-independent genetic-algorithm engine (numpy populations).
+
+The engine knows nothing about puzzles. A family supplies an *encoding*; the engine does
+selection, replacement, elitism, immigrants, restricted tournament selection (RTS niching),
+convergence-based gene insertion (CBGI), stall repair, budgets, the stop flag and streaming
+of the elite.
+
+Protocol
+--------
+Genomes are rows of a 2-D integer numpy array ``pop`` of shape ``(n, encoding.length)``.
+Fitness is a float, higher is better. An encoding provides::
+
+    length: int                                  genes per individual
+    target: float | None                         fitness of a perfect solution (None: unknown)
+    random(rng, n) -> pop                        n fresh genomes
+    fitness(pop) -> (n,) float array             vectorised over the population
+    mutate(pop, rng) -> pop                      mutate every row it is given (the encoding picks
+                                                 operators and per-gene rates; it may edit `pop`
+                                                 in place and return it)
+    crossover(a, b, rng) -> (c1, c2)             a, b: (m, length) arrays of paired parents;
+                                                 returns two (m, length) arrays of children
+    decode(genome) -> Solution                   cell -> placed value
+
+and optionally::
+
+    encode(solution) -> genome                   to seed the population (hints); may raise
+                                                 ValueError for a partial solution
+    gene_cells(genome, idx) -> Solution          partial assignment shown by genes idx (CBGI)
+    fix(pop, genes: dict[int, int]) -> pop       enforce gene -> value on every row (CBGI);
+                                                 a permutation encoding swaps values into place
+    repair(genome, rng) -> genome                local improvement, called on stall
+    distance(pop, genome) -> (n,) array          for RTS; default: Hamming distance
+
+Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult``.
+
+* Budgets: ``config.time_limit`` and ``opts.time_limit`` (the smaller wins),
+  ``config.max_evaluations``, ``config.generations`` (for steady state one generation is
+  ``population`` offspring); ``opts.stop.is_set()`` is polled every step. The run also ends when
+  ``encoding.target`` is reached (``config.stop_at_target``). With no budget at all the run
+  lasts until the target or the stop flag.
+* Progress (0..1) is the largest used fraction of the given budgets; the RTS window and CBGI
+  schedule follow it. With no budget, progress stays 0 (RTS window = ``rts_start``; no CBGI).
+* Generational replacement: ``elite_count`` best copied, ``immigrant_count`` fresh random
+  genomes, the rest children of selected parents (crossover with ``crossover_rate``, then
+  ``mutate`` on a ``mutation_rate`` fraction of them).
+* Steady state (``replacement="steady_state"``): ``steady_batch`` children per step; each child
+  replaces the nearest of a random window of the population if it is better (RTS). The window
+  shrinks linearly from ``rts_start`` to ``rts_end`` (fractions of the population) with progress.
+* Selection: ``"tournament"`` (size ``tournament_k``), ``"truncation"`` (parents drawn from the
+  best ``truncation`` fraction, uniformly, or proportionally to sigma-scaled fitness with
+  ``sigma_scaling``), ``"roulette"`` (whole population, sigma-scaled or shifted fitness).
+* CBGI (``cbgi=True``, or ``None`` = on exactly when a ``CbgiLink`` is present): once progress
+  reaches ``cbgi_start``, and then every ``cbgi_period``, the unfixed gene of the best individual
+  that is most frequent at its position in the population is fixed if that frequency exceeds
+  ``cbgi_threshold``. Fixed genes are enforced with ``encoding.fix`` on every new individual.
+  The cumulative fixed partial assignment (cell -> value, from ``gene_cells``) goes to
+  ``link.on_fixed`` and to ``GAResult.fixed_partial``. ``link.release(partial)`` (thread-safe)
+  unfixes every fixed gene that shows a cell of ``partial``; a released (gene, value) pair is
+  never fixed again in the same run.
+* Stall: after ``stall_generations`` generations without improvement, ``encoding.repair`` is
+  applied to the best ``repair_count`` individuals (if the encoding has it).
+* Elite streaming: whenever the best fitness improves, ``opts.on_solution(decode(best),
+  fitness)`` and ``config.on_improve(genome, fitness)`` are called.
+
+Families read command-line parameters with ``apply_params(config, opts.params)``; the names it
+knows are ``ENGINE_PARAMS`` (see ``_PARAM_FIELDS``), so a family's ``PARAMS`` can be
+``ENGINE_PARAMS + (its own...)``. ``cbgi_link`` in ``opts.params`` is the portfolio's link.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.result import Solution, SolveOptions
+
+
+class Encoding(Protocol):
+    length: int
+    target: float | None
+
+    def random(self, rng: np.random.Generator, n: int) -> np.ndarray: ...
+    def fitness(self, pop: np.ndarray) -> np.ndarray: ...
+    def mutate(self, pop: np.ndarray, rng: np.random.Generator) -> np.ndarray: ...
+    def crossover(
+        self, a: np.ndarray, b: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]: ...
+    def decode(self, genome: np.ndarray) -> Solution: ...
+
+
+@dataclass
+class GAConfig:
+    population: int = 100
+    generations: int | None = None
+    max_evaluations: int | None = None
+    time_limit: float | None = None
+    seed: int | None = None  # None: opts.seed
+    # selection
+    selection: str = "tournament"  # tournament | truncation | roulette
+    tournament_k: int = 3
+    truncation: float = 0.5  # fraction of the population allowed to parent (truncation)
+    sigma_scaling: bool = False
+    # replacement
+    replacement: str = "generational"  # generational | steady_state
+    elitism: float = 0.0  # fraction of the population copied unchanged (at least 1 if > 0)
+    immigrants: float = 0.0  # fraction replaced by random genomes each generation
+    steady_batch: int = 2  # children per steady-state step
+    rts_start: float = 1.0  # RTS window as a fraction of the population, at progress 0
+    rts_end: float = 0.1  # ... and at progress 1
+    # variation
+    crossover_rate: float = 0.9
+    mutation_rate: float = 1.0  # fraction of children handed to encoding.mutate
+    # CBGI
+    cbgi: bool | None = False  # None: on exactly when a CbgiLink is given
+    cbgi_start: float = 0.2
+    cbgi_period: float = 0.05
+    cbgi_threshold: float = 0.2
+    # stall repair
+    stall_generations: int = 0  # 0: never
+    repair_count: int = 1
+    stop_at_target: bool = True
+    on_improve: Callable[[np.ndarray, float], None] | None = None
+    on_generation: Callable[[GAState], None] | None = None
+
+    def elite_count(self) -> int:
+        return 0 if self.elitism <= 0 else max(1, round(self.elitism * self.population))
+
+    def immigrant_count(self) -> int:
+        return 0 if self.immigrants <= 0 else max(1, round(self.immigrants * self.population))
+
+
+class CbgiLink:
+    """Connects a running GA to whoever turns its converged genes into constraints.
+
+    ``on_fixed(partial)`` is called with the cumulative fixed partial assignment each time a
+    gene is fixed or released; ``release(partial)`` may be called from any thread.
+    """
+
+    def __init__(self, on_fixed: Callable[[Solution], None] | None = None) -> None:
+        self.on_fixed = on_fixed
+        self._lock = threading.Lock()
+        self._pending: list[Solution] = []
+
+    def release(self, partial: Solution | Iterable) -> None:
+        cells = dict.fromkeys(partial) if not isinstance(partial, dict) else dict(partial)
+        with self._lock:
+            self._pending.append(cells)
+
+    def take_releases(self) -> set:
+        with self._lock:
+            pending, self._pending = self._pending, []
+        return {cell for p in pending for cell in p}
+
+
+@dataclass
+class GAState:
+    """What the engine knows mid-run (passed to config.on_generation)."""
+
+    pop: np.ndarray
+    fit: np.ndarray
+    generation: int
+    evaluations: int
+    best_fitness: float
+    progress: float
+    fixed: dict[int, int]
+
+
+@dataclass
+class GAResult:
+    best: np.ndarray
+    fitness: float
+    generations: int
+    evaluations: int
+    solved: bool
+    seconds: float
+    stop_reason: str  # target | time | evaluations | generations | stopped
+    history: list[tuple[int, float, float]] = field(default_factory=list)  # (evals, s, best)
+    fixed: dict[int, int] = field(default_factory=dict)
+    fixed_partial: Solution = field(default_factory=dict)
+    released: list[Solution] = field(default_factory=list)
+    repairs: int = 0
+
+    def stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "generations": self.generations,
+            "evaluations": self.evaluations,
+            "best_fitness": self.fitness,
+            "stop_reason": self.stop_reason,
+            "repairs": self.repairs,
+        }
+        if self.fixed or self.released:
+            out["cbgi_fixed"] = len(self.fixed)
+            out["cbgi_released"] = len(self.released)
+        return out
+
+
+# --- selection --------------------------------------------------------------------------------
+def sigma_scaled(fit: np.ndarray) -> np.ndarray:
+    """Expected offspring counts 1 + (f - mean) / (2 sd), floored at 0.1 (1 everywhere if sd=0)."""
+    sd = float(fit.std())
+    if sd <= 0:
+        return np.ones_like(fit, dtype=float)
+    return np.maximum(1.0 + (fit - fit.mean()) / (2.0 * sd), 0.1)
+
+
+def select(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator) -> np.ndarray:
+    """Indices of n parents."""
+    size = len(fit)
+    if cfg.selection == "tournament":
+        cand = rng.integers(0, size, (n, max(1, cfg.tournament_k)))
+        return cand[np.arange(n), np.argmax(fit[cand], axis=1)]
+    if cfg.selection == "truncation":
+        keep = max(2, math.ceil(cfg.truncation * size))
+        pool = np.argsort(-fit, kind="stable")[:keep]
+    elif cfg.selection == "roulette":
+        pool = np.arange(size)
+    else:
+        raise ValueError(f"unknown selection {cfg.selection!r}")
+    if cfg.sigma_scaling:
+        w = sigma_scaled(fit[pool])
+    elif cfg.selection == "roulette":
+        w = fit[pool] - fit[pool].min() + 1e-9
+    else:
+        w = np.ones(len(pool))
+    return pool[rng.choice(len(pool), size=n, p=w / w.sum())]
+
+
+# --- the run ----------------------------------------------------------------------------------
+class _Run:
+    def __init__(self, enc, cfg: GAConfig, opts: SolveOptions, link: CbgiLink | None) -> None:
+        self.enc, self.cfg, self.opts, self.link = enc, cfg, opts, link
+        self.rng = np.random.default_rng(cfg.seed if cfg.seed is not None else opts.seed)
+        limits = [t for t in (cfg.time_limit, opts.time_limit) if t is not None]
+        self.time_limit = min(limits) if limits else None
+        self.t0 = time.perf_counter()
+        self.evaluations = 0
+        self.generation = 0
+        self.best: np.ndarray | None = None
+        self.best_fit = -math.inf
+        self.history: list[tuple[int, float, float]] = []
+        self.stall = 0
+        self.repairs = 0
+        self.cbgi_on = cfg.cbgi if cfg.cbgi is not None else link is not None
+        self.fixed: dict[int, int] = {}
+        self.fixed_cells: dict[int, Solution] = {}
+        self.banned: set[tuple[int, int]] = set()
+        self.released: list[Solution] = []
+        self.next_cbgi = cfg.cbgi_start
+
+    # budgets
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def progress(self) -> float:
+        fr = [0.0]
+        c = self.cfg
+        if self.time_limit:
+            fr.append(self.elapsed() / self.time_limit)
+        if c.max_evaluations:
+            fr.append(self.evaluations / c.max_evaluations)
+        if c.generations:
+            fr.append(self.generation / c.generations)
+        return min(1.0, max(fr))
+
+    def stop_reason(self) -> str | None:
+        c = self.cfg
+        if c.stop_at_target and self.enc.target is not None and \
+                self.best_fit >= self.enc.target - 1e-9:
+            return "target"
+        if self.opts.stopped():
+            return "stopped"
+        if self.time_limit is not None and self.elapsed() >= self.time_limit:
+            return "time"
+        if c.max_evaluations is not None and self.evaluations >= c.max_evaluations:
+            return "evaluations"
+        if c.generations is not None and self.generation >= c.generations:
+            return "generations"
+        return None
+
+    def evaluate(self, pop: np.ndarray) -> np.ndarray:
+        self.evaluations += len(pop)
+        return np.asarray(self.enc.fitness(pop), dtype=float)
+
+    def enforce(self, pop: np.ndarray) -> np.ndarray:
+        if self.fixed and len(pop):
+            return self.enc.fix(pop, dict(self.fixed))
+        return pop
+
+    def note(self, pop: np.ndarray, fit: np.ndarray) -> None:
+        """Track the best individual; stream it when it improves."""
+        i = int(np.argmax(fit))
+        if fit[i] > self.best_fit:
+            self.best_fit = float(fit[i])
+            self.best = pop[i].copy()
+            self.stall = 0
+            self.history.append((self.evaluations, round(self.elapsed(), 4), self.best_fit))
+            if self.cfg.on_improve is not None:
+                self.cfg.on_improve(self.best.copy(), self.best_fit)
+            if self.opts.on_solution is not None:
+                self.opts.on_solution(self.enc.decode(self.best), self.best_fit)
+
+    # variation
+    def children(self, pop: np.ndarray, fit: np.ndarray, n: int) -> np.ndarray:
+        c, rng = self.cfg, self.rng
+        pairs = (n + 1) // 2
+        par = select(fit, 2 * pairs, c, rng)
+        a, b = pop[par[:pairs]].copy(), pop[par[pairs:]].copy()
+        cross = rng.random(pairs) < c.crossover_rate
+        if cross.any():
+            c1, c2 = self.enc.crossover(a[cross], b[cross], rng)
+            a[cross], b[cross] = c1, c2
+        kids = np.concatenate([a, b])[:n]
+        mut = rng.random(n) < c.mutation_rate
+        if mut.any():
+            kids[mut] = self.enc.mutate(kids[mut], rng)
+        return self.enforce(kids)
+
+    def generational(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c = self.cfg
+        size = len(pop)
+        n_el, n_im = min(c.elite_count(), size), c.immigrant_count()
+        n_ch = max(0, size - n_el - n_im)
+        elite = np.argsort(-fit, kind="stable")[:n_el]
+        parts = [self.children(pop, fit, n_ch)]
+        if n_im:
+            parts.append(self.enforce(self.enc.random(self.rng, n_im)))
+        fresh = np.concatenate(parts)
+        ffit = self.evaluate(fresh)
+        return np.concatenate([pop[elite], fresh]), np.concatenate([fit[elite], ffit])
+
+    def steady(self, pop: np.ndarray, fit: np.ndarray) -> None:
+        """One steady-state step with RTS, in place."""
+        c, rng = self.cfg, self.rng
+        kids = self.children(pop, fit, max(1, c.steady_batch))
+        kfit = self.evaluate(kids)
+        size = len(pop)
+        frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
+        w = min(size, max(1, round(frac * size)))
+        dist_fn = getattr(self.enc, "distance", None)
+        for kid, kf in zip(kids, kfit, strict=True):
+            win = rng.choice(size, w, replace=False) if w < size else np.arange(size)
+            d = dist_fn(pop[win], kid) if dist_fn else (pop[win] != kid).sum(axis=1)
+            j = win[int(np.argmin(d))]
+            if kf > fit[j]:
+                pop[j], fit[j] = kid, kf
+
+    # CBGI
+    def cbgi_step(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c = self.cfg
+        changed = self.apply_releases()
+        if self.progress() >= self.next_cbgi and self.best is not None:
+            self.next_cbgi = self.progress() + c.cbgi_period
+            best = pop[int(np.argmax(fit))]
+            freq = (pop == best).mean(axis=0)
+            for g in self.fixed:
+                freq[g] = -1.0
+            for g, v in self.banned:
+                if best[g] == v:
+                    freq[g] = -1.0
+            g = int(np.argmax(freq))
+            if freq[g] > c.cbgi_threshold:
+                self.fixed[g] = int(best[g])
+                self.fixed_cells[g] = dict(self.enc.gene_cells(best, [g]))
+                changed = True
+        if changed:
+            new = self.enforce(pop.copy())
+            diff = (new != pop).any(axis=1)
+            if diff.any():
+                pop, fit = new, fit.copy()
+                fit[diff] = self.evaluate(new[diff])
+            self.report_fixed()
+        return pop, fit
+
+    def fixed_partial(self) -> Solution:
+        out: Solution = {}
+        for cells in self.fixed_cells.values():
+            out.update(cells)
+        return out
+
+    def report_fixed(self) -> None:
+        if self.link is not None and self.link.on_fixed is not None:
+            self.link.on_fixed(self.fixed_partial())
+
+    def apply_releases(self) -> bool:
+        if self.link is None:
+            return False
+        cells = self.link.take_releases()
+        if not cells:
+            return False
+        gone = [g for g, sh in self.fixed_cells.items() if cells & set(sh)]
+        for g in gone:
+            self.banned.add((g, self.fixed.pop(g)))
+            self.released.append(self.fixed_cells.pop(g))
+        return bool(gone)
+
+    def repair(self, pop: np.ndarray, fit: np.ndarray) -> None:
+        fn = getattr(self.enc, "repair", None)
+        if fn is None:
+            return
+        order = np.argsort(-fit, kind="stable")[: max(1, self.cfg.repair_count)]
+        fixed = self.enforce(np.stack([fn(pop[i].copy(), self.rng) for i in order]))
+        pop[order] = fixed
+        fit[order] = self.evaluate(fixed)
+        self.repairs += len(order)
+        self.stall = 0
+
+    def run(self, seeds: list[np.ndarray]) -> GAResult:
+        c, enc = self.cfg, self.enc
+        pop = enc.random(self.rng, c.population)
+        if seeds:
+            k = min(len(seeds), c.population)
+            pop[:k] = np.stack(seeds[:k])
+        pop = self.enforce(pop)
+        fit = self.evaluate(pop)
+        self.note(pop, fit)
+        steady = c.replacement == "steady_state"
+        if c.replacement not in ("generational", "steady_state"):
+            raise ValueError(f"unknown replacement {c.replacement!r}")
+        step_evals = 0
+        reason = self.stop_reason()
+        while reason is None:
+            before = self.best_fit
+            if steady:
+                self.steady(pop, fit)
+                step_evals += max(1, c.steady_batch)
+                new_gen = step_evals >= c.population
+                if new_gen:
+                    step_evals = 0
+            else:
+                pop, fit = self.generational(pop, fit)
+                new_gen = True
+            self.note(pop, fit)
+            if new_gen:
+                self.generation += 1
+                if self.best_fit <= before:
+                    self.stall += 1
+                if c.stall_generations and self.stall >= c.stall_generations:
+                    self.repair(pop, fit)
+                    self.note(pop, fit)
+                if self.cbgi_on:
+                    pop, fit = self.cbgi_step(pop, fit)
+                    self.note(pop, fit)
+                if c.on_generation is not None:
+                    c.on_generation(GAState(pop, fit, self.generation, self.evaluations,
+                                            self.best_fit, self.progress(), dict(self.fixed)))
+            reason = self.stop_reason()
+        assert self.best is not None
+        solved = enc.target is not None and self.best_fit >= enc.target - 1e-9
+        return GAResult(
+            best=self.best, fitness=self.best_fit, generations=self.generation,
+            evaluations=self.evaluations, solved=solved, seconds=self.elapsed(),
+            stop_reason=reason, history=self.history, fixed=dict(self.fixed),
+            fixed_partial=self.fixed_partial(), released=self.released, repairs=self.repairs,
+        )
+
+
+def evolve(
+    encoding: Encoding,
+    config: GAConfig,
+    opts: SolveOptions | None = None,
+    seeds: Iterable[np.ndarray] | None = None,
+    link: CbgiLink | None = None,
+) -> GAResult:
+    """Run the GA; see the module docstring for the protocol. ``link`` defaults to
+    ``opts.params["cbgi_link"]`` (set by the portfolio)."""
+    opts = opts or SolveOptions()
+    if link is None:
+        candidate = opts.params.get("cbgi_link")
+        link = candidate if isinstance(candidate, CbgiLink) else None
+    if config.population < 2:
+        raise ValueError("population must be at least 2")
+    return _Run(encoding, config, opts, link).run([np.asarray(s) for s in seeds or ()])
+
+
+# --- command-line parameters ------------------------------------------------------------------
+def _bool(text: str) -> bool:
+    t = text.lower()
+    if t in ("1", "true", "on", "yes"):
+        return True
+    if t in ("0", "false", "off", "no"):
+        return False
+    raise ValueError
+
+
+def _fraction(text: str) -> float:
+    v = float(text)
+    if not 0.0 <= v <= 1.0:
+        raise ValueError
+    return v
+
+
+def _positive_int(text: str) -> int:
+    v = int(text)
+    if v < 1:
+        raise ValueError
+    return v
+
+
+def _count(text: str) -> int:
+    v = int(text)
+    if v < 0:
+        raise ValueError
+    return v
+
+
+def _choice(*names: str) -> Callable[[str], str]:
+    def conv(text: str) -> str:
+        t = text.lower().replace("-", "_")
+        if t not in names:
+            raise ValueError
+        return t
+
+    conv.__doc__ = " | ".join(names)
+    return conv
+
+
+# command-line name -> (GAConfig field, converter, what is expected)
+_PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
+    "population": ("population", _positive_int, "an integer >= 2"),
+    "generations": ("generations", _positive_int, "a positive integer"),
+    "evaluations": ("max_evaluations", _positive_int, "a positive integer"),
+    "selection": ("selection", _choice("tournament", "truncation", "roulette"),
+                  "tournament, truncation or roulette"),
+    "tournament": ("tournament_k", _positive_int, "a positive integer"),
+    "truncation": ("truncation", _fraction, "a fraction in [0, 1]"),
+    "sigma_scaling": ("sigma_scaling", _bool, "on or off"),
+    "replacement": ("replacement", _choice("generational", "steady_state"),
+                    "generational or steady-state"),
+    "elitism": ("elitism", _fraction, "a fraction in [0, 1]"),
+    "immigrants": ("immigrants", _fraction, "a fraction in [0, 1]"),
+    "steady_batch": ("steady_batch", _positive_int, "a positive integer"),
+    "rts_start": ("rts_start", _fraction, "a fraction in [0, 1]"),
+    "rts_end": ("rts_end", _fraction, "a fraction in [0, 1]"),
+    "crossover_rate": ("crossover_rate", _fraction, "a fraction in [0, 1]"),
+    "mutation_rate": ("mutation_rate", _fraction, "a fraction in [0, 1]"),
+    "cbgi": ("cbgi", _bool, "on or off"),
+    "cbgi_start": ("cbgi_start", _fraction, "a fraction in [0, 1]"),
+    "cbgi_period": ("cbgi_period", _fraction, "a fraction in [0, 1]"),
+    "cbgi_threshold": ("cbgi_threshold", _fraction, "a fraction in [0, 1]"),
+    "stall": ("stall_generations", _count, "an integer >= 0"),
+    "repair_count": ("repair_count", _positive_int, "a positive integer"),
+}
+ENGINE_PARAMS: tuple[str, ...] = (*_PARAM_FIELDS, "cbgi_link")
+
+
+def convert(params: dict[str, Any], name: str, conv: Callable[[str], Any], expected: str) -> Any:
+    """Convert the command-line value of --name, or raise InputError saying what is expected."""
+    try:
+        return conv(str(params[name]))
+    except (TypeError, ValueError):
+        flag = "--" + name.replace("_", "-")
+        raise InputError(f"bad value {params[name]!r} for {flag}; expected {expected}") from None
+
+
+def apply_params(config: GAConfig, params: dict[str, Any]) -> GAConfig:
+    """A copy of `config` with the engine parameters found in `params` (CLI strings) applied.
+
+    Unknown names are left for the family to read; values are validated (InputError)."""
+    changes = {}
+    for name, (attr, conv, expected) in _PARAM_FIELDS.items():
+        if name in params:
+            changes[attr] = convert(params, name, conv, expected)
+    out = replace(config, **changes)
+    if out.population < 2:
+        raise InputError(f"bad value {out.population} for --population; expected an integer >= 2")
+    return out

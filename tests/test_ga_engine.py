@@ -1,0 +1,251 @@
+"""The GA engine on toy encodings: convergence, budgets, stop flag, RTS, CBGI and parameters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tesserae.backends.ga import (
+    CbgiLink,
+    GAConfig,
+    apply_params,
+    evolve,
+    select,
+    sigma_scaled,
+)
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions, StopFlag
+
+
+class OneMax:
+    """Bit strings; fitness = number of ones."""
+
+    def __init__(self, n: int) -> None:
+        self.length = n
+        self.target: float | None = float(n)
+
+    def random(self, rng, n):
+        return rng.integers(0, 2, (n, self.length))
+
+    def fitness(self, pop):
+        return pop.sum(axis=1).astype(float)
+
+    def mutate(self, pop, rng):
+        flip = rng.random(pop.shape) < 1.0 / self.length
+        return np.where(flip, 1 - pop, pop)
+
+    def crossover(self, a, b, rng):
+        mask = rng.random(a.shape) < 0.5
+        return np.where(mask, a, b), np.where(mask, b, a)
+
+    def decode(self, genome):
+        return {i: int(v) for i, v in enumerate(genome)}
+
+    def gene_cells(self, genome, idx):
+        return {int(i): int(genome[i]) for i in idx}
+
+    def fix(self, pop, genes):
+        pop = pop.copy()
+        for g, v in genes.items():
+            pop[:, g] = v
+        return pop
+
+
+class Sorting:
+    """Permutations of 0..n-1; fitness = number of positions holding their own index."""
+
+    def __init__(self, n: int) -> None:
+        self.length = n
+        self.target: float | None = float(n)
+
+    def random(self, rng, n):
+        return np.stack([rng.permutation(self.length) for _ in range(n)])
+
+    def fitness(self, pop):
+        return (pop == np.arange(self.length)).sum(axis=1).astype(float)
+
+    def mutate(self, pop, rng):
+        pop = pop.copy()
+        rows = np.arange(len(pop))
+        i = rng.integers(0, self.length, len(pop))
+        j = rng.integers(0, self.length, len(pop))
+        pop[rows, i], pop[rows, j] = pop[rows, j], pop[rows, i]
+        return pop
+
+    def crossover(self, a, b, rng):
+        return a.copy(), b.copy()  # mutation alone suffices for this toy
+
+    def decode(self, genome):
+        return {i: int(v) for i, v in enumerate(genome)}
+
+    def gene_cells(self, genome, idx):
+        return {int(i): int(genome[i]) for i in idx}
+
+    def fix(self, pop, genes):
+        pop = pop.copy()
+        for g, v in genes.items():
+            where = np.argmax(pop == v, axis=1)  # swap value v into position g
+            rows = np.arange(len(pop))
+            pop[rows, where] = pop[rows, g]
+            pop[:, g] = v
+        return pop
+
+    def repair(self, genome, rng):
+        return np.sort(genome)  # the perfect local fix, to see repair being called
+
+
+def test_onemax_generational_tournament_converges():
+    enc = OneMax(40)
+    cfg = GAConfig(population=60, generations=300, elitism=0.05, seed=1)
+    seen: list[float] = []
+    res = evolve(enc, cfg, SolveOptions(on_solution=lambda sol, f: seen.append(f)))
+    assert res.solved and res.fitness == 40.0 and res.stop_reason == "target"
+    assert seen == sorted(seen) and seen[-1] == 40.0  # elite streamed, only on improvement
+    assert res.evaluations == 60 * (res.generations + 1) - res.generations * cfg.elite_count()
+
+
+def test_onemax_truncation_sigma_immigrants_converges():
+    cfg = GAConfig(population=60, generations=400, selection="truncation", truncation=0.5,
+                   sigma_scaling=True, elitism=0.05, immigrants=0.1, seed=2)
+    res = evolve(OneMax(30), cfg)
+    assert res.solved and res.fitness == 30.0
+
+
+def test_permutation_steady_state_rts_converges_and_stays_a_permutation():
+    enc = Sorting(12)
+    cfg = GAConfig(population=40, max_evaluations=60_000, replacement="steady_state",
+                   selection="tournament", seed=3)
+    res = evolve(enc, cfg)
+    assert res.solved
+    assert sorted(res.best.tolist()) == list(range(12))
+
+
+def test_budgets_are_exact_in_evaluations_and_generations():
+    cfg = GAConfig(population=20, generations=7, seed=0)
+    res = evolve(OneMax(500), cfg)
+    assert res.stop_reason == "generations" and res.generations == 7
+    assert res.evaluations == 20 * 8
+    cfg = GAConfig(population=20, max_evaluations=101, replacement="steady_state",
+                   steady_batch=2, seed=0)
+    res = evolve(OneMax(500), cfg)
+    assert res.stop_reason == "evaluations" and res.evaluations == 102  # 20 + 41 steps of 2
+
+
+def test_stop_flag_is_polled():
+    flag = StopFlag()
+    calls = []
+
+    def on_gen(state):
+        calls.append(state.generation)
+        if state.generation == 3:
+            flag.set()
+
+    res = evolve(OneMax(500), GAConfig(population=10, on_generation=on_gen, seed=0),
+                 SolveOptions(stop=flag))
+    assert res.stop_reason == "stopped" and res.generations == 3 and calls == [1, 2, 3]
+
+
+class TwoMax(OneMax):
+    """Two peaks: all ones and all zeros."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.target = None
+
+    def fitness(self, pop):
+        ones = pop.sum(axis=1)
+        return np.maximum(ones, self.length - ones).astype(float)
+
+
+def _peaks(pop: np.ndarray, n: int) -> tuple[bool, bool]:
+    ones = pop.sum(axis=1)
+    return bool((ones >= n - 2).any()), bool((ones <= 2).any())
+
+
+def test_rts_niching_keeps_both_peaks_where_generational_loses_one():
+    n = 24
+    kept = []
+    cfg = GAConfig(population=40, max_evaluations=12_000, replacement="steady_state",
+                   rts_start=1.0, rts_end=1.0, seed=7,
+                   on_generation=lambda st: kept.append(_peaks(st.pop, n)))
+    evolve(TwoMax(n), cfg)
+    assert kept[-1] == (True, True)
+    lost = []
+    cfg = GAConfig(population=40, max_evaluations=12_000, elitism=0.05, seed=7,
+                   on_generation=lambda st: lost.append(_peaks(st.pop, n)))
+    evolve(TwoMax(n), cfg)
+    assert lost[-1] != (True, True)
+
+
+def test_cbgi_fixes_converged_genes_and_releases_on_request():
+    reports: list[dict] = []
+    link = CbgiLink(on_fixed=lambda partial: reports.append(dict(partial)))
+    released_once = []
+
+    def on_gen(state):
+        if state.generation == 40 and not released_once:
+            assert state.fixed, "genes should be fixed by now"
+            gene = next(iter(state.fixed))
+            released_once.append((gene, state.fixed[gene]))
+            link.release({gene: state.fixed[gene]})
+
+    enc = OneMax(60)
+    enc.target = None  # run the whole budget
+    cfg = GAConfig(population=40, generations=100, cbgi=None, elitism=0.05, seed=4,
+                   on_generation=on_gen)
+    res = evolve(enc, cfg, link=link)
+    assert reports and all(isinstance(r, dict) for r in reports)
+    # 20% of 100 generations, then one gene every 5 generations: at most 17 fixed genes
+    assert 1 <= len(res.fixed) <= 17
+    assert all(v == 1 for v in res.fixed.values())  # the population converged on ones
+    gene, value = released_once[0]
+    assert gene not in res.fixed  # released and never fixed to the same value again
+    assert res.released and gene in res.released[0]
+    assert res.fixed_partial == {g: v for g, v in res.fixed.items()}
+    assert (res.best[list(res.fixed)] == 1).all()
+
+
+def test_cbgi_fix_keeps_permutations_valid():
+    enc = Sorting(10)
+    enc.target = None
+    cfg = GAConfig(population=30, generations=60, cbgi=True, seed=5)
+    seen: list[np.ndarray] = []
+    cfg.on_generation = lambda st: seen.append(st.pop.copy())
+    res = evolve(enc, cfg)
+    assert res.fixed
+    for pop in seen[-3:]:
+        assert (np.sort(pop, axis=1) == np.arange(10)).all()
+        for g, v in res.fixed.items():
+            assert (pop[:, g] == v).all()
+
+
+def test_repair_runs_on_stall():
+    enc = Sorting(30)
+    cfg = GAConfig(population=10, generations=500, stall_generations=3, mutation_rate=0.0,
+                   crossover_rate=0.0, seed=6)
+    res = evolve(enc, cfg)
+    assert res.repairs >= 1 and res.solved
+
+
+def test_selection_helpers():
+    rng = np.random.default_rng(0)
+    fit = np.array([0.0, 1.0, 2.0, 10.0])
+    picks = select(fit, 1000, GAConfig(selection="truncation", truncation=0.5), rng)
+    assert set(picks.tolist()) <= {2, 3}
+    picks = select(fit, 1000, GAConfig(tournament_k=4), rng)
+    # with replacement, the best of 4 is in a 4-tournament with chance 1 - (3/4)^4 = 0.68
+    assert 600 < np.bincount(picks, minlength=4)[3] < 760
+    s = sigma_scaled(fit)
+    assert s.min() >= 0.1 and np.argmax(s) == 3
+    assert (sigma_scaled(np.ones(5)) == 1).all()
+
+
+def test_apply_params_converts_and_rejects():
+    cfg = apply_params(GAConfig(), {"population": "50", "tournament": "4", "elitism": "0.1",
+                                    "cbgi": "on", "replacement": "steady-state", "other": "x"})
+    assert (cfg.population, cfg.tournament_k, cfg.elitism, cfg.cbgi) == (50, 4, 0.1, True)
+    assert cfg.replacement == "steady_state"
+    for bad in ({"population": "many"}, {"elitism": "2"}, {"population": "1"},
+                {"selection": "lottery"}, {"cbgi": "maybe"}):
+        with pytest.raises(InputError):
+            apply_params(GAConfig(), bad)
