@@ -104,7 +104,7 @@ def solve_limited(
     if name in UNLIMITED:
         return solver.solve(assumptions=list(assumptions))
     if name in BUDGETED:
-        chunk = 2000
+        chunk = 500
         while True:
             solver.conf_budget(chunk)
             t0 = time.monotonic()
@@ -115,7 +115,7 @@ def solve_limited(
                 return None
             # aim at chunks of about 0.2 s so the limit is kept within a fraction of a second
             spent = max(time.monotonic() - t0, 1e-3)
-            chunk = int(min(max(chunk * 0.2 / spent, 500), 200_000))
+            chunk = int(min(max(chunk * min(2.0, 0.2 / spent), 100), 200_000))
     with Watcher(limit.stop, solver.interrupt, limit.end):
         res = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
     solver.clear_interrupt()
@@ -189,7 +189,7 @@ class Session:
 
 def run(compiled, opts: SolveOptions) -> Outcome:
     """Satisfy (with lazy clauses), or maximise when the compiled model has an objective."""
-    if getattr(compiled, "objective", False):
+    if getattr(compiled, "objective", False) and list(compiled.objective_lits):
         return maximise(compiled, opts)
     session = Session(compiled, opts)
     try:

@@ -21,8 +21,9 @@ The lazy-cut loop (`run`):
 `stats["rounds"]` counts solves and `stats["cuts"]` the cuts added. Only integer incumbents
 are separated, so each round is a full MILP solve: models should hold every constraint they
 can state compactly and leave only the exponential families (subloops) to the loop. The stop
-flag is checked between rounds; HiGHS also polls it during a solve through its interrupt
-callback, while CBC runs as a child process that only its own time limit stops.
+flag is checked between rounds and during a solve: HiGHS polls it through its interrupt
+callback (keeping its incumbent); CBC, a child process PuLP waits on, is terminated (on
+Linux, found through /proc), which loses the round's incumbent.
 
 Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP < 4) or
 `highs` (in process, through highspy). Pitfalls handled here:
@@ -37,15 +38,19 @@ Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import time
 import warnings
+from pathlib import Path
 from typing import Any, Protocol
 
 import pulp
 
 from ..core.errors import InputError
 from ..core.result import Outcome, Solution, SolveOptions, Status
+from .stopwatch import Watcher
 
 SOLVERS = ("cbc", "highs")
 # solver logs (--verbose) go to stderr, so stdout keeps exactly the result
@@ -85,7 +90,8 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             threads=threads,
             random_seed=int(opts.seed),
             callbackTuple=(interrupt, None),
-            callbacksToActivate=[highspy.cb.HighsCallbackType.kCallbackMipInterrupt],
+            callbacksToActivate=[getattr(highspy.cb.HighsCallbackType, f"kCallback{k}Interrupt")
+                                 for k in ("Mip", "Simplex", "Ipm")],
             **log,
         )
     with warnings.catch_warnings():
@@ -99,6 +105,22 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             warmStart=warm,
             options=[f"randomCbcSeed {int(opts.seed) + 1}"],
         )
+
+
+def _stop_cbc() -> None:
+    """Terminate this process's CBC children: PuLP waits on the binary and offers no handle,
+    and CBC ignores SIGINT here. Without this, a stopped race would leave CBC running."""
+    me = os.getpid()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name = text[text.find("(") + 1 : text.rfind(")")]
+        fields = text[text.rfind(")") + 2 :].split()
+        if name == "cbc" and len(fields) > 1 and fields[1] == str(me):
+            with contextlib.suppress(OSError):
+                os.kill(int(stat.parent.name), signal.SIGTERM)
 
 
 def _has_incumbent(prob: pulp.LpProblem, name: str) -> bool:
@@ -154,8 +176,17 @@ def run(compiled, opts: SolveOptions) -> Outcome:
             return done(Status.TIMEOUT, last)
         if warm:
             compiled.hint(opts.hint)  # never warm-start from an incumbent the cuts excluded
-        prob.solve(make_solver(name, opts, left, warm))
+        try:
+            with Watcher(opts.stop, _stop_cbc if name == "cbc" else lambda: None):
+                prob.solve(make_solver(name, opts, left, warm))
+        except pulp.PulpSolverError:
+            if not opts.stopped():
+                raise
+            stats["stopped"] = True  # CBC was terminated on request: no incumbent to read
+            return done(Status.TIMEOUT, last)
         stats["rounds"] += 1
+        if opts.stopped():
+            stats["stopped"] = True
         if not _has_incumbent(prob, name):
             infeasible = pulp.LpStatusInfeasible
             if prob.status == infeasible or prob.sol_status == pulp.LpSolutionInfeasible:
