@@ -91,7 +91,7 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
         row["size"], row["cells"] = size_of(family, inst)
         params = {**b.params, **own}
         if b.max_evaluations is not None and name in ("ga", "portfolio"):
-            params["max_evaluations"] = str(b.max_evaluations)
+            params["evaluations"] = str(b.max_evaluations)  # the GA engine's option name
         opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
                             objective=b.objective, params=_accepted(family, name, params))
         res = solve_file(instance, name, opts)

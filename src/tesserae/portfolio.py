@@ -35,7 +35,8 @@ from .hybrid.lanes import POLL, LaneSpec
 from .hybrid.race import Race
 
 OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time")
-GRACE = 3.0  # seconds for the cooperative stop before processes are terminated
+GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
+GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
 
 
 def _flag(params: dict, key: str, default: bool) -> bool:
@@ -70,10 +71,10 @@ def _side_backend(params: dict, key: str, backends: list[str], family: Family) -
     if name is None:
         exact = budget.exact(backends)
         return exact[0] if exact else None
-    if name not in budget.exact(budget.available(family)):
+    exact = [b for b in budget.EXACT_BACKENDS if budget.has_backend(family, b)]
+    if name not in exact:
         raise InputError(f"--{key.replace('_', '-')} must name an exact backend of "
-                         f"{family.name} ({', '.join(budget.exact(budget.available(family)))}), "
-                         f"got {name!r}")
+                         f"{family.name} ({', '.join(exact)}), got {name!r}")
     return str(name)
 
 
@@ -123,6 +124,8 @@ class Config:
 def _check_params(family: Family, backends: list[str], params: dict) -> None:
     """An option no racing backend accepts is a mistake (when every backend lists its own)."""
     accepted: set[str] = set(OWN_PARAMS) | {"cpsat", "solver"}
+    if not set(params) - accepted:
+        return  # nothing to check: spare the solver imports
     for b in backends:
         names = getattr(family.backend_module(b), "PARAMS", None)
         if names is None:
@@ -358,7 +361,8 @@ class Portfolio:
             self.race.kill_all()
             raise
         finally:
-            self.race.shutdown(GRACE, on_message=self._late)
+            self.race.shutdown(GRACE if self.winner is None else GRACE_WON,
+                               on_message=self._late)
         return self.result()
 
     def _late(self, msg: tuple) -> None:

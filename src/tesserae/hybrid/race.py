@@ -26,8 +26,11 @@ _LIVE: weakref.WeakSet = weakref.WeakSet()  # every race not yet shut down, for 
 
 def _context():
     # never fork: CP-SAT and queue feeder threads may already run in this process
-    methods = mp.get_all_start_methods()
-    return mp.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    ctx.set_forkserver_preload(["tesserae.hybrid.lanes"])  # lanes fork with it imported
+    return ctx
 
 
 @dataclass
@@ -59,15 +62,8 @@ class Race:
         proc = self.ctx.Process(
             target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tesserae-{spec.name}"
         )
-        # children are born ignoring SIGINT (SIG_IGN survives exec); Ctrl-C is ours to handle
-        old = signal.getsignal(signal.SIGINT)
-        try:
-            with contextlib.suppress(ValueError):  # not the main thread: nothing to shield
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
+        with _deferred_sigint():  # a half-started child must not be left unaccounted for
             proc.start()
-        finally:
-            with contextlib.suppress(ValueError, TypeError):
-                signal.signal(signal.SIGINT, old)
         lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
         self.lanes[spec.name] = lane
         return lane
@@ -161,6 +157,23 @@ class Race:
             self.out.cancel_join_thread()
             self.out.close()
         _LIVE.discard(self)
+
+
+@contextlib.contextmanager
+def _deferred_sigint():
+    """Hold a Ctrl-C that arrives while a child starts; raise it once the start is done."""
+    caught = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    except ValueError:  # not the main thread: nothing to defer
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _signal_group(pid: int | None, sig: int) -> None:

@@ -1,0 +1,176 @@
+"""The portfolio: a verified race, no process left behind, hint and CBGI lanes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from conftest import INSTANCES, ROOT, run_cli
+
+from tesserae.core.errors import InputError
+from tesserae.core.family import families, load_instance
+from tesserae.core.result import SolveOptions, Status
+from tesserae.hybrid import budget
+from tesserae.portfolio import Portfolio, solve_portfolio
+
+# one small shipped instance per family; families not built yet are skipped
+SMALL = {
+    "edgematch": "e2_4x4.txt",
+    "magichex": "magichex_3.txt",
+    "hidato": "hidato_hex3.txt",
+    "tantrix": "tantrix_discovery3.txt",
+}
+
+
+def _small_instances():
+    out = []
+    for fam, name in SMALL.items():
+        path = INSTANCES / name
+        if not path.exists():  # fall back to any shipped instance of the family
+            found = sorted(INSTANCES.glob(f"{fam}_*.txt"))
+            path = found[0] if found else path
+        out.append(pytest.param(path, id=fam))
+    return out
+
+
+def _tagged_processes(tag: str) -> list[int]:
+    """Processes (ours) whose environment carries the tag: the CLI and all it started."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            env = (d / "environ").read_bytes()
+        except OSError:
+            continue
+        if f"TESSERAE_TEST_TAG={tag}".encode() in env:
+            pids.append(int(d.name))
+    return pids
+
+
+def _wait_gone(tag: str, patience: float = 10.0) -> list[int]:
+    end = time.monotonic() + patience
+    left = _tagged_processes(tag)
+    while left and time.monotonic() < end:
+        time.sleep(0.2)
+        left = _tagged_processes(tag)
+    return left
+
+
+def _popen_cli(*args: str, tag: str) -> subprocess.Popen:
+    env = {**os.environ, "TESSERAE_TEST_TAG": tag}
+    return subprocess.Popen(
+        [sys.executable, "-m", "tesserae", *args], cwd=ROOT, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize("path", _small_instances())
+def test_portfolio_solves_a_shipped_instance_of_each_family(path):
+    if not path.exists():
+        pytest.skip(f"{path.name} not shipped")
+    try:
+        load_instance(path)
+    except InputError as exc:
+        pytest.skip(f"family not ready: {exc}")
+    res = run_cli("solve", path, "--backend", "portfolio", "--time-limit", "60", "--json",
+                  timeout=120)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["status"] == "solved" and data["verified"] is True
+    assert data["backend"] == "portfolio"
+    winner = data["stats"]["winner"]
+    assert winner in data["stats"]["backends"]
+    assert data["stats"]["backends"][winner]["status"] == "solved"
+
+
+def test_in_process_race_leaves_no_children():
+    family, inst = load_instance(INSTANCES / "e2_4x4.txt")
+    opts = SolveOptions(time_limit=30, threads=2, params={"backends": "cpsat,sat"})
+    res = solve_portfolio(family, inst, str(INSTANCES / "e2_4x4.txt"), opts)
+    assert res.status == Status.SOLVED and res.verified
+    assert res.stats["winner"] in ("cpsat", "sat")
+    assert set(res.stats["backends"]) == {"cpsat", "sat"}
+    assert res.stats["threads"] == {"cpsat": 1, "sat": 1}
+    assert mp.active_children() == []
+
+
+def test_short_time_limit_ends_with_no_process_left_behind():
+    tag = uuid.uuid4().hex
+    proc = _popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
+                      "--backends", "cpsat,sat,milp", "--time-limit", "2", "--json", tag=tag)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 4, err  # timeout
+    data = json.loads(out)
+    assert data["status"] == "timeout" and data["stats"]["winner"] is None
+    assert set(data["stats"]["backends"]) == {"cpsat", "sat", "milp"}
+    assert _wait_gone(tag) == []
+
+
+def test_ctrl_c_stops_every_process():
+    tag = uuid.uuid4().hex
+    proc = _popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
+                      "--backends", "cpsat,sat", "--time-limit", "60", tag=tag)
+    # wait until the lanes run (the CLI plus at least two children), then Ctrl-C the group
+    end = time.monotonic() + 30
+    while len(_tagged_processes(tag)) < 3 and time.monotonic() < end:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err  # typer turns Ctrl-C into exit 130
+    assert _wait_gone(tag) == []
+
+
+class _StopAfterRelease(Portfolio):
+    """Ends the race as soon as the CBGI lane has answered (the test needs nothing more)."""
+
+    def finished(self) -> bool:
+        return bool(self.released) or super().finished()
+
+
+def test_inconsistent_cbgi_genes_are_released_and_reported():
+    path = INSTANCES / "e2_7x7.txt"
+    family, inst = load_instance(path)
+    corner = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+    inner = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "inner")
+    # genes a population might converge on: an inner piece in a corner can never fit
+    wrong = {(0, 0): (inner, 0), (3, 3): (corner, 0)}
+    opts = SolveOptions(time_limit=60, threads=1, seed=1, params={"backends": "cpsat"})
+    pf = _StopAfterRelease(family, inst, str(path), opts)
+    pf.cfg.cbgi, pf.cfg.cbgi_backend = True, "cpsat"
+    pf.on_fixed(wrong)
+    res = pf.run()
+    cbgi = res.stats["cbgi"]
+    assert len(cbgi["runs"]) == 1 and cbgi["runs"][0]["result"] == "infeasible"
+    assert cbgi["runs"][0]["genes"] == 2
+    (rel,) = cbgi["released"]
+    assert sorted(map(tuple, rel["cells"])) == [(0, 0), (3, 3)]
+    assert rel["proved_by"] == cbgi["runs"][0]["lane"]
+    # fixed genes proven wrong say nothing about the puzzle: it is not reported infeasible
+    assert res.status != Status.INFEASIBLE
+    assert mp.active_children() == []
+
+
+def test_thread_budgets_fit_the_cores():
+    assert budget.threads(["cpsat", "ga", "sat"], 2) == {"cpsat": 1, "ga": 1, "sat": 1}
+    assert budget.threads(["cpsat", "ga"], 8) == {"cpsat": 7, "ga": 1}
+    fam = families()["edgematch"]
+    assert budget.choose(fam, None, 2)[:1] == ["cpsat"]
+    assert len(budget.choose(fam, None, 2)) == 3
+
+
+def test_bad_portfolio_options_are_input_errors():
+    res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--backends",
+                  "cpsat,nope")
+    assert res.returncode == 2 and "nope" in res.stderr and "Traceback" not in res.stderr
+    res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--epoch", "-1")
+    assert res.returncode == 2 and "--epoch" in res.stderr
