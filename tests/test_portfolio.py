@@ -17,8 +17,9 @@ from conftest import INSTANCES, ROOT, run_cli
 
 from tesserae.core.errors import InputError
 from tesserae.core.family import families, load_instance
-from tesserae.core.result import SolveOptions, Status
-from tesserae.hybrid import budget
+from tesserae.core.result import SolveOptions, Status, StopFlag
+from tesserae.hybrid import budget, lanes
+from tesserae.hybrid.lanes import LaneSpec
 from tesserae.portfolio import Portfolio, solve_portfolio
 
 # one small shipped instance per family; families not built yet are skipped
@@ -131,10 +132,11 @@ def test_ctrl_c_stops_every_process():
 
 
 class _StopAfterRelease(Portfolio):
-    """Ends the race as soon as the CBGI lane has answered (the test needs nothing more)."""
+    """Ends the race once the GA has acknowledged a release (the test needs nothing more)."""
 
     def finished(self) -> bool:
-        return bool(self.released) or super().finished()
+        acked = self.released and all(r["acknowledged"] for r in self.released)
+        return bool(acked) or super().finished()
 
 
 def test_inconsistent_cbgi_genes_are_released_and_reported():
@@ -144,9 +146,9 @@ def test_inconsistent_cbgi_genes_are_released_and_reported():
     inner = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "inner")
     # genes a population might converge on: an inner piece in a corner can never fit
     wrong = {(0, 0): (inner, 0), (3, 3): (corner, 0)}
-    opts = SolveOptions(time_limit=60, threads=1, seed=1, params={"backends": "cpsat"})
+    opts = SolveOptions(time_limit=60, threads=1, seed=1,
+                        params={"backends": "cpsat,ga", "hints": "off"})
     pf = _StopAfterRelease(family, inst, str(path), opts)
-    pf.cfg.cbgi, pf.cfg.cbgi_backend = True, "cpsat"
     pf.on_fixed(wrong)
     res = pf.run()
     cbgi = res.stats["cbgi"]
@@ -155,6 +157,7 @@ def test_inconsistent_cbgi_genes_are_released_and_reported():
     (rel,) = cbgi["released"]
     assert sorted(map(tuple, rel["cells"])) == [(0, 0), (3, 3)]
     assert rel["proved_by"] == cbgi["runs"][0]["lane"]
+    assert rel["acknowledged"] is True  # the GA lane received the release
     # fixed genes proven wrong say nothing about the puzzle: it is not reported infeasible
     assert res.status != Status.INFEASIBLE
     assert mp.active_children() == []
@@ -174,3 +177,34 @@ def test_bad_portfolio_options_are_input_errors():
     assert res.returncode == 2 and "nope" in res.stderr and "Traceback" not in res.stderr
     res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--epoch", "-1")
     assert res.returncode == 2 and "--epoch" in res.stderr
+
+
+def test_ga_alone_in_the_portfolio_wins_with_a_verified_board():
+    res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--backends", "ga",
+                  "--time-limit", "60", "--seed", "3", "--json", timeout=120)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["stats"]["winner"] == "ga" and data["verified"] is True
+    assert data["stats"]["backends"]["ga"]["stats"]["evaluations"] > 0
+
+
+def _lane(path, **kw) -> LaneSpec:
+    base = dict(name="t", backend="cpsat", path=str(path), fmt=None, family="edgematch",
+                time_limit=30, seed=0, threads=1, objective=None)
+    return LaneSpec(**{**base, **kw})
+
+
+def test_a_lane_passes_hints_to_the_exact_solver_and_completes_partial_ones():
+    path = INSTANCES / "e2_5x5.txt"
+    stop = StopFlag()
+    first = lanes.run(_lane(path), stop, None, None)
+    assert first.status == Status.SOLVED
+    full = first.solution
+    hinted = lanes.run(_lane(path, hint=full), stop, None, None)
+    assert hinted.status == Status.SOLVED
+    assert "hint" in hinted.stats["solution_info"]  # CP-SAT found it through the hint
+    half = dict(list(full.items())[: len(full) // 2])
+    completed = lanes.run(_lane(path, hint=half, complete_hint=True), stop, None, None)
+    assert completed.status == Status.SOLVED
+    assert completed.stats["hint_completed"] is True
+    assert "hint" in completed.stats["solution_info"]

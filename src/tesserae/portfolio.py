@@ -113,6 +113,8 @@ class Config:
     def params_for(self, backend: str) -> dict[str, Any]:
         """The lane's options; `solver` goes only to the backend it names a solver of."""
         out = dict(self.passed)
+        if backend == "ga" and self.cbgi:
+            out["cbgi"] = "on"  # the GA fixes converged genes only when asked to
         solver = out.pop("solver", None)
         if solver is not None:
             owner = "milp" if str(solver).lower() in ("cbc", "highs") else "sat"
@@ -378,7 +380,8 @@ class Portfolio:
             if rec["status"] == "running":
                 rec["status"] = "stopped"
         if self.winner is None and self.elite is not None:
-            self._offer("ga", Outcome(Status.TIMEOUT, self.elite[0], self.elite[1]), seconds)
+            fitness = self.elite[1] if self.opts.objective else None
+            self._offer("ga", Outcome(Status.TIMEOUT, self.elite[0], fitness), seconds)
         picked = self.winner or self.best
         if picked is None:
             errors = [f"{n}: {r['error']}" for n, r in self.records.items() if r.get("error")]
