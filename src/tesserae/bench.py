@@ -162,7 +162,7 @@ def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[di
     except ImportError:
         raise InputError("--scheduler needs Dask: pip install 'tesserae[dask]'") from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="5s")
     except OSError as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     rows = []

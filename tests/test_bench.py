@@ -1,0 +1,81 @@
+"""tesserae bench: a sweep prints its table and writes CSV, JSON and a plot; Dask runs it too."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae import bench
+
+TINY = [str(INSTANCES / "e2_4x4.txt"), str(INSTANCES / "e2_5x5.txt")]
+
+
+def test_bench_cli_prints_the_table_and_writes_csv_json_and_plot(tmp_path):
+    csv_path, json_path, png = tmp_path / "b.csv", tmp_path / "b.json", tmp_path / "b.png"
+    res = run_cli("bench", "instances/e2_4x4.txt", "instances/e2_5x5.txt", "--backends",
+                  "cpsat,sat", "--seeds", "2", "--time-limit", "20", "--out", csv_path,
+                  "--json", json_path, "--plot", png, timeout=240)
+    assert res.returncode == 0, res.stderr
+    for word in ("e2_4x4", "e2_5x5", "cpsat", "sat", "100%"):
+        assert word in res.stdout
+    with open(csv_path) as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 2 * 2 * 2
+    assert {r["backend"] for r in rows} == {"cpsat", "sat"}
+    assert all(r["status"] == "solved" and r["verified"] == "True" for r in rows)
+    assert {r["size"] for r in rows} == {"4x4", "5x5"}
+    data = json.loads(json_path.read_text())
+    assert len(data["runs"]) == 8 and len(data["summary"]) == 4
+    assert all(s["success_rate"] == 1.0 and s["runs"] == 2 for s in data["summary"])
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_run_one_reports_errors_as_rows_and_ga_evaluations():
+    row = bench.run_one(str(INSTANCES / "no_such.txt"), "cpsat", 0, {"time_limit": 5})
+    assert row["status"] == "error" and "no such file" in row["error"]
+    ga = bench.run_one(TINY[0], "ga", 1, {"time_limit": 30, "max_evaluations": 200000})
+    assert ga["family"] == "edgematch" and ga["cells"] == 16
+    assert ga["status"] in ("solved", "timeout") and ga["evaluations"] > 0
+
+
+def test_summary_counts_successes_and_times_of_successful_runs_only():
+    rows = [
+        {"instance": "a", "family": "f", "size": "4", "cells": 4, "backend": "ga", "seed": s,
+         "status": st, "solved": st == "solved", "seconds": t, "objective": None,
+         "evaluations": ev}
+        for s, (st, t, ev) in enumerate([("solved", 1.0, 10), ("solved", 3.0, 30),
+                                         ("timeout", 9.0, 50)])
+    ]
+    (s,) = bench.summarise(rows)
+    assert (s["runs"], s["solved"]) == (3, 2)
+    assert s["success_rate"] == pytest.approx(2 / 3, abs=1e-3)
+    assert s["mean_seconds"] == 2.0 and s["median_seconds"] == 2.0
+    assert s["mean_evaluations"] == 30.0
+
+
+def test_backend_options_and_bad_input():
+    assert bench.parse_backend("ga:cbgi=off:population=50") == (
+        "ga", {"cbgi": "off", "population": "50"})
+    res = run_cli("bench", "instances/e2_4x4.txt", "--backends", "cpsat,bogus")
+    assert res.returncode == 2 and "bogus" in res.stderr and "Traceback" not in res.stderr
+    res = run_cli("bench", "instances/e2_4x4.txt", "--seeds", "0")
+    assert res.returncode == 2 and "--seeds" in res.stderr
+
+
+def test_the_same_sweep_runs_on_a_local_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        csv_path = tmp_path / "d.csv"
+        res = run_cli("bench", *TINY, "--backends", "cpsat,sat", "--seeds", "1",
+                      "--time-limit", "20", "--scheduler", cluster.scheduler_address,
+                      "--out", csv_path, timeout=240)
+    assert res.returncode == 0, res.stderr
+    with open(csv_path) as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 4 and all(r["status"] == "solved" for r in rows)
+    assert "e2_5x5" in res.stdout
+
