@@ -9,6 +9,8 @@ GA evaluations, best score. Plots: time against instance size, success against t
 
 A backend may carry options for that column alone: `ga:cbgi=off:population=200` runs the GA
 with those options and labels its rows so (the GA with and without CBGI, side by side).
+`cpsat:hint=elites/{stem}.json` gives an exact backend a hint read from a solution file per
+instance ({stem}: the instance file name without its extension).
 """
 
 from __future__ import annotations
@@ -75,6 +77,13 @@ def _accepted(family, backend: str, params: dict) -> dict:
     return params if names is None else {k: v for k, v in params.items() if k in names}
 
 
+def _read_hint(family, inst, instance: str, pattern: str | None):
+    """`hint=DIR/{stem}.json`: a solution file per instance (any format `verify` reads)."""
+    if pattern is None:
+        return None
+    return family.read_solution(inst, pattern.format(stem=Path(instance).stem))
+
+
 def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
     """Solve one instance once; never raises (errors become rows with status `error`)."""
     from .core.result import SolveOptions
@@ -90,10 +99,12 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
         row["family"] = family.name
         row["size"], row["cells"] = size_of(family, inst)
         params = {**b.params, **own}
+        hint = _read_hint(family, inst, instance, params.pop("hint", None))
         if b.max_evaluations is not None and name in ("ga", "portfolio"):
             params["evaluations"] = str(b.max_evaluations)  # the GA engine's option name
         opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
-                            objective=b.objective, params=_accepted(family, name, params))
+                            objective=b.objective, hint=hint,
+                            params=_accepted(family, name, params))
         res = solve_file(instance, name, opts)
         stats = res.stats
         winner = stats.get("winner")
@@ -264,18 +275,23 @@ def table(summary: list[dict], title: str = "bench"):
     from rich.table import Table
 
     t = Table(title=title)
-    for col in ("instance", "size", "backend", "runs", "ok", "rate", "mean s", "median s",
-                "evals", "best"):
-        t.add_column(col, justify="left" if col in ("instance", "backend") else "right")
+    evals = any(s["mean_evaluations"] is not None for s in summary)
+    best = any(s["best_objective"] is not None for s in summary)
+    cols = ["instance", "size", "backend", "runs", "ok", "rate", "mean s", "median s"]
+    cols += ["evals"] * evals + ["best"] * best
+    for col in cols:
+        left = col in ("instance", "backend")
+        t.add_column(col, justify="left" if left else "right", no_wrap=left)
 
     def fmt(x, digits=2):
         return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
     for s in summary:
-        t.add_row(Path(s["instance"]).stem, str(s["size"]), s["backend"], str(s["runs"]),
-                  str(s["solved"]), f"{100 * s['success_rate']:.0f}%",
-                  fmt(s["mean_seconds"]), fmt(s["median_seconds"]),
-                  fmt(s["mean_evaluations"], 0), fmt(s["best_objective"], 0))
+        cells = [Path(s["instance"]).stem, str(s["size"]), s["backend"], str(s["runs"]),
+                 str(s["solved"]), f"{100 * s['success_rate']:.0f}%",
+                 fmt(s["mean_seconds"]), fmt(s["median_seconds"])]
+        cells += [fmt(s["mean_evaluations"], 0)] * evals + [fmt(s["best_objective"], 0)] * best
+        t.add_row(*cells)
     return t
 
 
