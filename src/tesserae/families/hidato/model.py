@@ -20,7 +20,7 @@ from ...core.errors import InputError
 from ...core.family import Family
 from ...core.report import Report
 from ...core.result import Solution
-from ...core.textfile import Record, read_text, records
+from ...core.textfile import Record, read_text
 
 Cell = tuple[int, int]
 SHAPES = ("hex", "square")
@@ -130,12 +130,54 @@ class HidatoInstance:
             out.append(cand)
         return out
 
+    def successions(self, cands: list[list[int]]):
+        """(k, c, j, cells): "k in cell c" needs j = k+1 and j = k-1 in one of `cells` (the
+        candidates of j next to c). The path rule of every literal model (CP-SAT, MILP, CNF)."""
+        nbrs = self.neighbours
+        for k in range(1, self.n + 1):
+            for j in (k - 1, k + 1):
+                if 1 <= j <= self.n:
+                    there = set(cands[j])
+                    for c in cands[k]:
+                        yield k, c, j, [d for d in nbrs[c] if d in there]
+
     def search_space_log10(self) -> float:
         free = self.n - len(self.givens)
         return math.lgamma(free + 1) / math.log(10)
 
 
 # --------------------------------------------------------------------------- reading
+def _grid_token(tok: str) -> bool:
+    return tok in (HOLE, EMPTY) or tok.lstrip("-").isdigit()
+
+
+def strip_comment(line: str) -> list[str]:
+    """Tokens of a line with its comment removed, where `#` is also the hole token.
+
+    A comment starts at the first token that is not a number, `.` or `#` when that token begins
+    with `#` (`#note`), else at the nearest `#` token before it (`# 37 cells`); a line of
+    numbers, dots and `#` only has no comment. So a comment must contain a word.
+    """
+    toks = line.split()
+    for j, tok in enumerate(toks):
+        if _grid_token(tok):
+            continue
+        if tok.startswith("#"):
+            return toks[:j]
+        marks = [i for i in range(j) if toks[i] == HOLE]
+        return toks[: marks[-1]] if marks else toks
+    return toks
+
+
+def grid_records(path: str, text: str) -> list[Record]:
+    out = []
+    for no, raw in enumerate(text.splitlines(), start=1):
+        toks = strip_comment(raw)
+        if toks:
+            out.append(Record(no, toks, str(path)))
+    return out
+
+
 def _header(rec: Record) -> tuple[str, tuple[int, ...]]:
     toks = rec.tokens
     shape = toks[1].lower() if len(toks) > 1 else ""
@@ -180,7 +222,7 @@ def _number(tok: str, rec: Record, allowed: str) -> int:
 
 
 def parse_instance(text: str, path: str) -> HidatoInstance:
-    recs = records(path, text)
+    recs = grid_records(path, text)
     if not recs:
         raise InputError("empty file; expected a header 'hidato hex SIDE'", path)
     head = recs[0]
@@ -225,6 +267,8 @@ def _row_tokens(inst: HidatoInstance, value_of) -> list[list[str]]:
 def _aligned(inst: HidatoInstance, rows: list[list[str]]) -> str:
     """Rows padded so a hexagon looks like one (each row shifted by half a cell per step)."""
     width = max(2, len(str(inst.n)))
+    if inst.shape == "hex" and width % 2 == 0:
+        width += 1  # an even cell pitch: rows shift by exactly half a cell
     longest = max(len(r) for r in rows)
     lines = []
     for row in rows:
@@ -331,6 +375,12 @@ class HidatoFamily(Family):
 
     def parse_solution_text(self, instance, recs, path) -> Solution:
         return parse_board(instance, recs, path)
+
+    def read_solution(self, instance, path, fmt=None) -> Solution:
+        text = read_text(path)
+        if text.lstrip().startswith("{"):
+            return super().read_solution(instance, path, fmt)
+        return parse_board(instance, grid_records(str(path), text), str(path))
 
     def solution_from_json(self, instance, data, path) -> Solution:
         rows = data.get("rows")

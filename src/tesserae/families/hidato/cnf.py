@@ -1,0 +1,83 @@
+"""Hidato as CNF (PySAT), a compact position encoding.
+
+x(k, c) = "number k sits in cell c", only for the candidates left by the distance pruning
+around the givens (`HidatoInstance.candidates`), so a well-clued board needs far fewer than
+N^2 variables. Exactly one cell per number and one number per cell: an at-least-one clause
+plus an at-most-one from pysat.card (sequential counter for long lists, pairwise for short).
+The path: x(k, c) implies x(k+1, d) for some neighbour d of c, and the same for k-1. Every
+model of the formula is a Hamiltonian path, so no lazy clauses are needed; a counted solution
+is excluded by one blocking clause.
+"""
+
+from __future__ import annotations
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from ...backends import cnf as runner
+from ...core.result import Outcome, Solution, SolveOptions
+from .model import HidatoInstance
+from .unique import count_solutions
+
+PAIRWISE_UP_TO = 6  # at-most-one lists this short are cheapest as pairwise clauses
+
+
+def exactly_one(lits: list[int], pool: IDPool, clauses: list[list[int]]) -> None:
+    clauses.append(list(lits))
+    if len(lits) > 1:
+        enc = EncType.pairwise if len(lits) <= PAIRWISE_UP_TO else EncType.seqcounter
+        clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=enc).clauses)
+
+
+class HidatoCnf:
+    def __init__(self, inst: HidatoInstance):
+        self.inst = inst
+        pool = self.vpool = IDPool()
+        cands = inst.candidates()
+        self.x = [{}] + [{c: pool.id(("x", k, c)) for c in cands[k]}
+                         for k in range(1, inst.n + 1)]
+        cl: list[list[int]] = []
+        by_cell: list[list[int]] = [[] for _ in range(inst.n)]
+        for k in range(1, inst.n + 1):
+            exactly_one(list(self.x[k].values()), pool, cl)
+            for c, lit in self.x[k].items():
+                by_cell[c].append(lit)
+        for lits in by_cell:
+            exactly_one(lits, pool, cl)
+        for k, c, j, cells in inst.successions(cands):
+            cl.append([-self.x[k][c], *(self.x[j][d] for d in cells)])
+        self.false = pool.id("false")  # stands for placements the pruning ruled out
+        cl.append([-self.false])
+        self.clauses = cl
+
+    def decode(self, value) -> Solution:
+        cells = self.inst.cells
+        return {cells[c]: k for k in range(1, self.inst.n + 1)
+                for c, lit in self.x[k].items() if value(lit)}
+
+    def literals(self, solution: Solution) -> list[int]:
+        """The literals of a (partial) solution; a placement the pruning ruled out is the
+        always-false literal, so fixing it makes the formula unsatisfiable as it should."""
+        idx = self.inst.index
+        out = []
+        for c, k in solution.items():
+            if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n:
+                out.append(self.x[k].get(idx[c], self.false))
+        return out
+
+    def hint(self, solution: Solution) -> list[int]:
+        return self.literals(solution)
+
+    def fix(self, partial: Solution) -> list[int]:
+        return self.literals(partial)
+
+    def forbid(self, solution: Solution) -> None:
+        self.clauses.append([-lit for lit in self.literals(solution)])
+
+
+def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
+    return runner.run(HidatoCnf(inst), opts)
+
+
+def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
+    return count_solutions(HidatoCnf(inst), runner.run, opts)

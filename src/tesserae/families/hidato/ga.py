@@ -1,0 +1,175 @@
+"""A genetic algorithm for Hidato, after da Silva and de Magalhães (CBIC 2017, CEC 2018).
+
+Genome: the free numbers (those not given) as a permutation over the free cells, in row
+order; givens never move. Fitness: for every number k, one point for each of its path
+neighbours k-1 and k+1 that sits in a cell adjacent to k's cell. Each adjacent consecutive
+pair therefore scores twice, and a solution scores 2N-2 (the paper's optimum); the GA is
+solved exactly when every pair k, k+1 touches. Operators: PMX crossover, swap mutation.
+
+Defaults follow the paper: population 250, 2e5 evaluations, steady-state replacement with
+restricted tournament selection (RTS: each child replaces the most similar member of a
+random window, if better; the window shrinks from 100% to 10% of the population), and CBGI
+(from 20% of the budget, every 5%, the most converged gene of the best individual is fixed
+in the whole population when its frequency exceeds c = 20%). `--rts off` swaps RTS for a
+generational GA with one elite; `--cbgi off` disables gene insertion. Every engine
+parameter of backends/ga.py is accepted too (`--tournament 2`, `--mutation-rate 0.5`, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ...backends import ga as engine
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from .model import HidatoInstance
+
+PARAMS = (*engine.ENGINE_PARAMS, "rts")
+DEFAULTS = engine.GAConfig(
+    population=250,
+    max_evaluations=200_000,
+    selection="tournament",
+    tournament_k=2,
+    replacement="steady_state",
+    steady_batch=2,
+    rts_start=1.0,
+    rts_end=0.1,
+    crossover_rate=0.9,
+    mutation_rate=0.5,
+    cbgi=True,
+    cbgi_start=0.2,
+    cbgi_period=0.05,
+    cbgi_threshold=0.2,
+)
+
+
+class HidatoEncoding:
+    """Permutation of the free numbers over the free cells (numpy, vectorised fitness)."""
+
+    def __init__(self, inst: HidatoInstance):
+        self.inst = inst
+        n = inst.n
+        given = inst.given_at  # number -> cell index
+        self.free_cells = np.array([i for i in range(n) if i not in set(given.values())], int)
+        self.free_numbers = np.array([k for k in range(1, n + 1) if k not in given], int)
+        self.length = len(self.free_cells)
+        self.target = float(2 * n - 2)
+        self.board0 = np.zeros(n, int)  # the givens, by cell index
+        for k, c in given.items():
+            self.board0[c] = k
+        self.adj = np.zeros((n, n), bool)
+        for a, nbrs in enumerate(inst.neighbours):
+            self.adj[a, nbrs] = True
+
+    # --- the engine's protocol
+    def random(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        return rng.permuted(np.tile(self.free_numbers, (count, 1)), axis=1)
+
+    def boards(self, pop: np.ndarray) -> np.ndarray:
+        """(m, n) arrays: the number in every cell."""
+        boards = np.tile(self.board0, (len(pop), 1))
+        boards[:, self.free_cells] = pop
+        return boards
+
+    def fitness(self, pop: np.ndarray) -> np.ndarray:
+        boards = self.boards(pop)
+        m, n = boards.shape
+        where = np.empty((m, n + 1), int)  # where[i, k] = cell of number k
+        where[np.arange(m)[:, None], boards] = np.arange(n)
+        touching = self.adj[where[:, 1:n], where[:, 2:]]
+        return 2.0 * touching.sum(axis=1)
+
+    def mutate(self, pop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Swap mutation: exchange the numbers of two random free cells."""
+        if self.length < 2:
+            return pop
+        rows = np.arange(len(pop))
+        i = rng.integers(0, self.length, len(pop))
+        j = (i + rng.integers(1, self.length, len(pop))) % self.length
+        pop[rows, i], pop[rows, j] = pop[rows, j], pop[rows, i].copy()
+        return pop
+
+    def crossover(self, a: np.ndarray, b: np.ndarray, rng: np.random.Generator):
+        c1, c2 = np.empty_like(a), np.empty_like(b)
+        for r in range(len(a)):
+            lo, hi = np.sort(rng.integers(0, self.length + 1, 2))
+            c1[r] = pmx(a[r], b[r], lo, hi)
+            c2[r] = pmx(b[r], a[r], lo, hi)
+        return c1, c2
+
+    def decode(self, genome: np.ndarray) -> Solution:
+        cells = self.inst.cells
+        return {cells[i]: int(k) for i, k in enumerate(self.boards(genome[None, :])[0])}
+
+    def encode(self, solution: Solution) -> np.ndarray:
+        cells = self.inst.cells
+        genome = np.array([solution.get(cells[i], 0) for i in self.free_cells], int)
+        if sorted(genome.tolist()) != self.free_numbers.tolist():
+            raise ValueError("not a complete assignment of the free numbers")
+        return genome
+
+    def gene_cells(self, genome: np.ndarray, idx) -> Solution:
+        cells = self.inst.cells
+        return {cells[self.free_cells[g]]: int(genome[g]) for g in idx}
+
+    def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+        """Put number v at gene g in every row by swapping it in from wherever it is."""
+        rows = np.arange(len(pop))
+        for g, v in genes.items():
+            at = np.argmax(pop == v, axis=1)
+            pop[rows, at] = pop[rows, g]
+            pop[rows, g] = v
+        return pop
+
+
+def pmx(p1: np.ndarray, p2: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Partially mapped crossover: p1's segment [lo, hi), the rest from p2, with values that
+    clash with the segment mapped through the segment's pairing until they are free."""
+    child = p2.copy()
+    child[lo:hi] = p1[lo:hi]
+    seg = {int(v): i for i, v in enumerate(p1[lo:hi], start=lo)}
+    for i in (*range(lo), *range(hi, len(p1))):
+        v = int(p2[i])
+        while v in seg:
+            v = int(p2[seg[v]])
+        child[i] = v
+    return child
+
+
+def _on(text: str) -> bool:
+    if text.lower() in ("on", "true", "yes", "1"):
+        return True
+    if text.lower() in ("off", "false", "no", "0"):
+        return False
+    raise ValueError
+
+
+def config(opts: SolveOptions) -> engine.GAConfig:
+    unknown = sorted(set(opts.params) - set(PARAMS) - {"cpsat"})
+    if unknown:
+        raise InputError(f"unknown option(s) for the hidato GA: "
+                         f"{', '.join('--' + k.replace('_', '-') for k in unknown)}")
+    cfg = engine.apply_params(DEFAULTS, opts.params)
+    if "rts" in opts.params and not engine.convert(opts.params, "rts", _on, "on or off"):
+        cfg = dataclasses.replace(cfg, replacement="generational", elitism=1 / cfg.population)
+    return cfg
+
+
+def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
+    cfg = config(opts)
+    enc = HidatoEncoding(inst)
+    if enc.length == 0:
+        sol = enc.decode(np.zeros(0, int))
+        return Outcome(Status.SOLVED, sol, enc.target, stats={"evaluations": 0})
+    seeds = []
+    if opts.hint:
+        try:
+            seeds.append(enc.encode(opts.hint))
+        except ValueError:
+            pass  # a partial hint cannot seed a permutation
+    res = engine.evolve(enc, cfg, opts, seeds)
+    stats = {**res.stats(), "max_fitness": enc.target, "seconds": round(res.seconds, 4)}
+    status = Status.SOLVED if res.solved else Status.TIMEOUT
+    return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)

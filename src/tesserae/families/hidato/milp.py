@@ -1,0 +1,79 @@
+"""Hidato as a MILP (PuLP; CBC by default, `--solver highs`).
+
+Binary x(k, c) = "number k in cell c" over the pruned candidates
+(`HidatoInstance.candidates`); each number in one cell, each cell one number; and the path
+rule as x(k, c) <= sum of x(k+1, d) over the neighbours d of c (likewise for k-1). Positions
+are numbered, so there are no subtours and the lazy-cut loop of backends/milp.py ends after one
+round. No objective: any feasible point is a solution.
+"""
+
+from __future__ import annotations
+
+import pulp
+
+from ...backends import milp as runner
+from ...core.result import Outcome, Solution, SolveOptions
+from .model import HidatoInstance
+from .unique import count_solutions
+
+
+def _sum(variables) -> pulp.LpAffineExpression:
+    return pulp.LpAffineExpression((v, 1) for v in variables)
+
+
+class HidatoMilp:
+    def __init__(self, inst: HidatoInstance):
+        self.inst = inst
+        cands = inst.candidates()
+        self.prob = prob = pulp.LpProblem("hidato", pulp.LpMinimize)
+        self.x = [{}] + [{c: pulp.LpVariable(f"x_{k}_{c}", cat=pulp.LpBinary) for c in cands[k]}
+                         for k in range(1, inst.n + 1)]
+        prob += pulp.LpAffineExpression()  # satisfaction: no objective
+        by_cell: list[list] = [[] for _ in range(inst.n)]
+        for k in range(1, inst.n + 1):
+            prob += _sum(self.x[k].values()) == 1, f"number_{k}"
+            for c, var in self.x[k].items():
+                by_cell[c].append(var)
+        for c, vars_ in enumerate(by_cell):
+            prob += _sum(vars_) == 1, f"cell_{c}"
+        for k, c, j, cells in inst.successions(cands):
+            prob += self.x[k][c] <= _sum(self.x[j][d] for d in cells), f"path_{k}_{c}_{j}"
+        self.nogoods = 0
+
+    def decode(self, value) -> Solution:
+        cells = self.inst.cells
+        return {cells[c]: k for k in range(1, self.inst.n + 1)
+                for c, var in self.x[k].items() if value(var) > 0.5}
+
+    def _placed(self, solution: Solution):
+        """(variable or None when the pruning ruled the placement out) per placed number."""
+        idx = self.inst.index
+        for c, k in solution.items():
+            if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n:
+                yield self.x[k].get(idx[c])
+
+    def hint(self, solution: Solution) -> None:
+        chosen = {id(v) for v in self._placed(solution) if v is not None}
+        for k in range(1, self.inst.n + 1):
+            for var in self.x[k].values():
+                var.setInitialValue(1 if id(var) in chosen else 0)
+
+    def fix(self, partial: Solution) -> None:
+        for var in self._placed(partial):
+            if var is None:
+                self.prob += pulp.LpAffineExpression() >= 1  # ruled out: infeasible
+            elif var.lowBound != 1:
+                var.lowBound = 1
+
+    def forbid(self, solution: Solution) -> None:
+        placed = [v for v in self._placed(solution) if v is not None]
+        self.nogoods += 1
+        self.prob += _sum(placed) <= len(placed) - 1, f"nogood_{self.nogoods}"
+
+
+def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
+    return runner.run(HidatoMilp(inst), opts)
+
+
+def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
+    return count_solutions(HidatoMilp(inst), runner.run, opts)
