@@ -58,6 +58,7 @@ DEFAULTS = engine.GAConfig(
     immigrants=0.10,
     crossover_rate=0.8,
     mutation_rate=1.0,
+    stall_generations=10,
 )
 CACHE_SIZE = 200_000
 
@@ -85,6 +86,7 @@ class TantrixEncoding:
         self.inversion = inversion
         self.bin_swap = bin_swap
         self.headless = headless
+        self.repair_tries = 4 * self.n
         self.cache: dict[bytes, float] = {}
         self.developed = 0  # genomes actually grown (the cache spares the rest)
         colours = self.grower.colours_of(np.zeros(self.length, dtype=np.int64))
@@ -141,6 +143,29 @@ class TantrixEncoding:
             lo, hi = GENES_PER_TILE * i, GENES_PER_TILE * j
             c1[k, lo:hi], c2[k, lo:hi] = b[k, lo:hi], a[k, lo:hi]
         return c1, c2
+
+    def repair(self, genome: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Hill climbing on a stalled best: small moves, kept when not worse."""
+        step = GENES_PER_TILE
+        best = genome.copy()
+        best_fit = self.fitness(best[None])[0]
+        for _ in range(self.repair_tries):
+            cand = best.copy()
+            i, j = (int(x) for x in rng.integers(self.n, size=2))
+            move = rng.integers(3)
+            if move == 0:  # turn the other way
+                cand[step * i + ORIENT] ^= 1
+            elif move == 1:  # two tiles trade places in the order
+                cand[step * i + PRIO], cand[step * j + PRIO] = best[step * j + PRIO], \
+                    best[step * i + PRIO]
+            else:
+                cand = self.mutate(cand[None], rng)[0]
+            f = self.fitness(cand[None])[0]
+            if f >= best_fit:
+                best, best_fit = cand, f
+                if f >= SOLVED_BONUS:
+                    break
+        return best
 
     def decode(self, genome: np.ndarray) -> Solution:
         return self.grower.solution(self.grower.grow(genome))
