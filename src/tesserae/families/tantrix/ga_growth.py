@@ -261,13 +261,14 @@ class Grower:
         and a penalty per enclosed empty cell.
         """
         board = grown.board
-        n = self.n
         placed = len(board)
-        fit = placed / n
-        solved = placed == n
+        fit = placed / self.n
         pieces_total = 0
+        found = {}
+        for colour in {*colours, *(c for opt in self.options for c in opt)}:
+            found[colour] = self.lines(board, colour)
         for colour, kind in zip(colours, self.kinds, strict=True):
-            pieces = self.lines(board, colour)
+            pieces = found[colour]
             pieces_total += len(pieces)
             want = max(1, self.carriers[colour])
             if mode == "max":
@@ -280,23 +281,35 @@ class Grower:
             else:
                 close = 0.0 if closed else 1.0
             fit += (share + close) / len(colours)
-            solved = solved and len(pieces) == 1 and size == want and (closed == (kind == "loop"))
         touching = sum(
             1 for (q, r) in board for dq, dr in DIRS[:3] if (q + dq, r + dr) in board
         )
         best_touch = self.max_adjacent
-        if self.kinds[:1] == ["loop"] and self.n >= 3:
+        if colours and self.kinds[0] == "loop" and self.carriers[colours[0]] == self.n >= 3:
+            # a loop through every tile without holes has exactly 2n - 3 touching pairs
             best_touch = 2 * self.n - 3
             touching = min(touching, best_touch)
         fit += self.w_compact * touching / best_touch if best_touch else 0.0
         holes = count_holes(board)
         fit -= self.w_hole * min(holes, self.hole_cap) / self.hole_cap
+        solved = placed == self.n and holes == 0
         if self.inst.shape == "triangle":
             solved = solved and set(board) == set(triangle(self.inst.size or 0))
-        solved = solved and holes == 0
+        if self.options:  # some colour choice (not only this genome's) meets every goal
+            solved = solved and any(self.goals_met(found, opt) for opt in self.options)
         if solved:
             fit += SOLVED_BONUS
         return Score(fit, solved, placed, pieces_total, holes)
+
+    def goals_met(self, found: dict[int, list[tuple]], colours: tuple[int, ...]) -> bool:
+        """Does each goal's colour form one line through all its arcs, closed iff a loop?"""
+        for colour, kind in zip(colours, self.kinds, strict=True):
+            pieces = found[colour]
+            if len(pieces) != 1 or pieces[0][0] != self.carriers[colour]:
+                return False
+            if pieces[0][1] != (kind == "loop"):
+                return False
+        return True
 
     def lines(self, board: dict[Hex, tuple[int, int]], colour: int) -> list[tuple]:
         """Pieces of one colour's lines: (tiles, closed, gap between the open ends)."""
