@@ -102,7 +102,7 @@ def test_cli_solves_brendan_4x4_verified():
 def test_optimisation_mode_returns_a_scored_board():
     r = run_cli("solve", "--backend", "ga", E2_DATA / "brendan" / "pieces_08x08.txt",
                 "--objective", "matches", "--json", "--generations", "3", "--population", "20",
-                "--tabu-iterations", "0", "--seed", "1")
+                "--tabu-iterations", "0", "--lns-moves", "0", "--seed", "1")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["status"] == "feasible" and out["verified"] is True

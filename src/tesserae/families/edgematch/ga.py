@@ -43,7 +43,8 @@ from .model import EdgeInstance
 
 DEFAULT_TIME = 120.0  # seconds, when neither --time-limit nor a generation/evaluation budget
 MUTATIONS = ("rotate", "swap", "swap_rotate", "region_rotate", "region_swap", "invert")
-PARAMS = (*engine.ENGINE_PARAMS, "uniform_rate", "tabu_iterations", "tabu_tenure", "operators")
+PARAMS = (*engine.ENGINE_PARAMS, "uniform_rate", "tabu_iterations", "tabu_tenure", "operators",
+          "lns_moves", "sideways")
 CLASSES = ("corner", "border", "inner")
 
 # Niang's thesis text was not available here: only its figures (4x4 in 27 s, 5x5 in 30 s,
@@ -56,11 +57,13 @@ DEFAULTS = engine.GAConfig(
     elitism=0.05,
     crossover_rate=0.8,
     mutation_rate=0.3,
-    stall_generations=2,
+    stall_generations=1,
     repair_count=2,
 )
 DEFAULT_UNIFORM_RATE = 0.5
-DEFAULT_TABU_ITERATIONS = 600
+DEFAULT_TABU_ITERATIONS = 300
+DEFAULT_LNS_MOVES = 100
+DEFAULT_SIDEWAYS = 0.3
 
 
 class EdgeEncoding:
@@ -68,8 +71,8 @@ class EdgeEncoding:
 
     def __init__(self, inst: EdgeInstance, fixed: dict | None = None,
                  operators: tuple[str, ...] = MUTATIONS, uniform_rate: float = 0.5,
-                 tabu_iterations: int = 600, tabu_tenure: int | None = None,
-                 lns_moves: int = 100) -> None:
+                 tabu_iterations: int = 300, tabu_tenure: int | None = None,
+                 lns_moves: int = 100, sideways: float = 0.3) -> None:
         self.inst = inst
         w, h = inst.width, inst.height
         self.w, self.h = w, h
@@ -80,6 +83,7 @@ class EdgeEncoding:
         self.uniform_rate = uniform_rate
         self.tabu_iterations = tabu_iterations
         self.lns_moves = lns_moves
+        self.sideways = sideways  # chance of a sideways rebuild after a failed improving one
         self.tenure = tabu_tenure if tabu_tenure is not None else max(4, n // 4)
         self.ls_iterations = 0
         npc = inst.n
@@ -384,7 +388,7 @@ class EdgeEncoding:
 
     def repair(self, genome: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The stall repair: a tabu search, then region rebuilds around what still mismatches."""
-        g = self.tabu(genome, rng)
+        g = self.tabu(genome, rng) if self.tabu_iterations else genome
         return self.lns(g, rng, self.lns_moves) if self.lns_moves else g
 
     def tabu(self, genome: np.ndarray, rng: np.random.Generator,
@@ -599,7 +603,7 @@ class EdgeEncoding:
             region = self._region(pcs, rts, rng, int(rng.integers(max(2, size // 2), size + 1)))
             if self._rebuild(pcs, rts, region, rng, True, node_limit):
                 score = int(self.fitness(np.concatenate([pcs, rts])[None, :])[0])
-            else:
+            elif rng.random() < self.sideways:
                 self._rebuild(pcs, rts, region, rng, False, node_limit)
             self.ls_iterations += 1
         return np.concatenate([pcs, rts])
@@ -625,12 +629,16 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> tuple[EdgeEncoding, engine.
         if "tabu_tenure" in p else None
     ops = engine.convert(p, "operators", _operators, "a comma list of " + ", ".join(MUTATIONS)) \
         if "operators" in p else MUTATIONS
-    enc = EdgeEncoding(inst, opts.fix, ops, uniform, iters, tenure)
+    lns = engine.convert(p, "lns_moves", engine._count, "an integer >= 0") \
+        if "lns_moves" in p else DEFAULT_LNS_MOVES
+    side = engine.convert(p, "sideways", engine._fraction, "a fraction in [0, 1]") \
+        if "sideways" in p else DEFAULT_SIDEWAYS
+    enc = EdgeEncoding(inst, opts.fix, ops, uniform, iters, tenure, lns, side)
     if opts.objective == "matches":
         enc.target = float(sq.join_count(inst.width, inst.height))
     if cfg.generations is None and cfg.max_evaluations is None and opts.time_limit is None:
         cfg.time_limit = DEFAULT_TIME
-    if iters == 0:
+    if iters == 0 and lns == 0:
         cfg.stall_generations = 0
     return enc, cfg
 
