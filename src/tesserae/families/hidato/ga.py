@@ -69,7 +69,8 @@ class HidatoEncoding:
 
     def boards(self, pop: np.ndarray) -> np.ndarray:
         """(m, n) arrays: the number in every cell."""
-        boards = np.tile(self.board0, (len(pop), 1))
+        boards = np.empty((len(pop), len(self.board0)), int)
+        boards[:] = self.board0
         boards[:, self.free_cells] = pop
         return boards
 
@@ -125,16 +126,20 @@ class HidatoEncoding:
 
 
 def pmx(p1: np.ndarray, p2: np.ndarray, lo: int, hi: int) -> np.ndarray:
-    """Partially mapped crossover: p1's segment [lo, hi), the rest from p2, with values that
-    clash with the segment mapped through the segment's pairing until they are free."""
+    """Partially mapped crossover: p1's segment [lo, hi), the rest from p2. A value of p2's
+    segment that p1's segment displaced goes where the segment's pairing leads outside it."""
     child = p2.copy()
     child[lo:hi] = p1[lo:hi]
-    seg = {int(v): i for i, v in enumerate(p1[lo:hi], start=lo)}
-    for i in (*range(lo), *range(hi, len(p1))):
+    inside = set(p1[lo:hi].tolist())
+    where2 = {v: i for i, v in enumerate(p2.tolist())}
+    for i in range(lo, hi):
         v = int(p2[i])
-        while v in seg:
-            v = int(p2[seg[v]])
-        child[i] = v
+        if v in inside:
+            continue
+        j = i
+        while lo <= j < hi:
+            j = where2[int(p1[j])]
+        child[j] = v
     return child
 
 

@@ -169,10 +169,13 @@ def strip_comment(line: str) -> list[str]:
     return toks
 
 
-def grid_records(path: str, text: str) -> list[Record]:
+def grid_records(path: str, text: str, header: bool = True) -> list[Record]:
+    """Numbered token lines: up to the header `#` always starts a comment, in the rows it is
+    read by `strip_comment`."""
     out = []
     for no, raw in enumerate(text.splitlines(), start=1):
-        toks = strip_comment(raw)
+        before_header = header and not out
+        toks = raw.split("#", 1)[0].split() if before_header else strip_comment(raw)
         if toks:
             out.append(Record(no, toks, str(path)))
     return out
@@ -380,7 +383,8 @@ class HidatoFamily(Family):
         text = read_text(path)
         if text.lstrip().startswith("{"):
             return super().read_solution(instance, path, fmt)
-        return parse_board(instance, grid_records(str(path), text), str(path))
+        recs = grid_records(str(path), text, header=text.lstrip().lower().startswith("hidato"))
+        return parse_board(instance, recs, str(path))
 
     def solution_from_json(self, instance, data, path) -> Solution:
         rows = data.get("rows")

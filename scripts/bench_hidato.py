@@ -1,0 +1,104 @@
+"""GA success rates on the shipped 19- and 37-cell Hidato boards, with and without RTS and CBGI.
+
+The experiment of da Silva and de Magalhães: population 250, 2e5 evaluations, PMX + swap,
+steady state with RTS (window 100% -> 10%) and CBGI (c = 20%), against the same GA without
+each device ("no RTS" = generational replacement with one elite). A run succeeds when it
+reaches fitness 2N-2 and the checker accepts the board.
+
+    .venv/bin/python scripts/bench_hidato.py --seeds 30                     # the full table
+    .venv/bin/python scripts/bench_hidato.py --seeds 5 --instances hidato_19_0[1-3] --jobs 2
+
+Writes a CSV of every run (--csv) and prints a Markdown table: per class and variant, the
+success rate, the mean evaluations of successful runs and the mean seconds per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VARIANTS = {
+    "RTS+CBGI": {"rts": "on", "cbgi": "on"},
+    "RTS": {"rts": "on", "cbgi": "off"},
+    "CBGI": {"rts": "off", "cbgi": "on"},
+    "plain": {"rts": "off", "cbgi": "off"},
+}
+
+
+def run_one(task: tuple[str, str, int, int, int]) -> dict:
+    """One GA run (module level, so worker processes can run it)."""
+    from tesserae.core.result import SolveOptions
+    from tesserae.families.hidato import ga
+    from tesserae.families.hidato.model import FAMILY, read_instance
+
+    path, variant, seed, population, evaluations = task
+    inst = read_instance(path)
+    params = {**VARIANTS[variant], "population": str(population),
+              "evaluations": str(evaluations)}
+    t0 = time.perf_counter()
+    out = ga.solve(inst, SolveOptions(seed=seed, threads=1, params=params))
+    ok = out.status.value == "solved" and FAMILY.verify(inst, out.solution).ok
+    return {
+        "instance": Path(path).stem, "cells": inst.n, "givens": len(inst.givens),
+        "variant": variant, "seed": seed, "solved": ok,
+        "evaluations": out.stats.get("evaluations"), "best": out.objective,
+        "target": 2 * inst.n - 2, "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| class | variant | runs | success | mean evals (solved) | mean s/run |",
+             "|---|---|---|---|---|---|"]
+    for cells in sorted({r["cells"] for r in rows}):
+        for variant in VARIANTS:
+            sel = [r for r in rows if r["cells"] == cells and r["variant"] == variant]
+            if not sel:
+                continue
+            won = [r for r in sel if r["solved"]]
+            evals = sum(r["evaluations"] for r in won) / len(won) if won else float("nan")
+            secs = sum(r["seconds"] for r in sel) / len(sel)
+            lines.append(f"| {cells} cells | {variant} | {len(sel)} | "
+                         f"{100 * len(won) / len(sel):.1f}% | {evals:,.0f} | {secs:.1f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=30)
+    ap.add_argument("--instances", nargs="*", default=["hidato_19_*", "hidato_37_*"],
+                    help="glob patterns under instances/")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--population", type=int, default=250)
+    ap.add_argument("--evaluations", type=int, default=200_000)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--csv", default="bench_hidato.csv")
+    args = ap.parse_args()
+    paths = sorted({p for pat in args.instances for p in (ROOT / "instances").glob(pat + ".txt")
+                    } | {p for pat in args.instances for p in (ROOT / "instances").glob(pat)})
+    variants = [v for v in args.variants.split(",") if v]
+    bad = set(variants) - set(VARIANTS)
+    if bad or not paths:
+        ap.error(f"unknown variants {bad}" if bad else "no instance matched")
+    tasks = [(str(p), v, s, args.population, args.evaluations)
+             for p in paths for v in variants for s in range(args.seeds)]
+    rows = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for row in pool.map(run_one, tasks):
+            rows.append(row)
+            print(f"{row['instance']} {row['variant']} seed {row['seed']}: "
+                  f"{'solved' if row['solved'] else 'failed'} ({row['best']}/{row['target']}) "
+                  f"{row['evaluations']} evals {row['seconds']} s", flush=True)
+    with open(args.csv, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

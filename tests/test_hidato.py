@@ -1,0 +1,217 @@
+"""Hidato: formats, the checker, bad input, every backend, counting and the generator."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions, Status
+from tesserae.families.hidato import cnf, cpsat, ga, milp
+from tesserae.families.hidato.generate import generate, other_solution
+from tesserae.families.hidato.model import FAMILY, format_instance, parse_instance, verify
+
+G19 = INSTANCES / "hidato_19_01.txt"
+G37 = INSTANCES / "hidato_37_01.txt"
+FAST = SolveOptions(threads=1, time_limit=60)
+
+# The notes' G19 (side 3) and its unique solution, written by hand.
+PUZZLE = """hidato hex 3   # a comment after the header
+    2  .  .
+  .  1  5  .
+ . 19  .  9  .
+  . 15  .  .
+    .  .  .
+"""
+SOLUTION = """  2  3  4
+ 18  1  5  6
+17 19 10  9  7
+ 16 15 11  8
+  14 13 12
+"""
+
+
+@pytest.fixture
+def g19():
+    return parse_instance(PUZZLE, "g19.txt")
+
+
+@pytest.fixture
+def g19_solution(g19, tmp_path):
+    path = tmp_path / "s.txt"
+    path.write_text(SOLUTION)
+    return FAMILY.read_solution(g19, path)
+
+
+def test_parse_layout_and_givens(g19):
+    assert g19.n == 19 and len(g19.givens) == 6
+    assert [len(r) for r in g19.rows] == [3, 4, 5, 4, 3]
+    assert g19.givens[(0, -1)] == 1 and (0, 0) not in g19.givens  # row 2, next to the centre
+    assert sorted(len(a) for a in g19.neighbours).count(6) == 7  # inner cells
+
+
+def test_holes_and_square_king_moves(tmp_path):
+    text = "hidato square 3 2\n1 # 4\n2 3 #\n"
+    inst = parse_instance(text, "sq.txt")
+    assert inst.n == 4 and inst.holes == {(0, 1), (1, 2)}
+    assert inst.adjacent((1, 1), (0, 2))  # diagonal step
+    sol = {(0, 0): 1, (1, 0): 2, (1, 1): 3, (0, 2): 4}
+    assert verify(inst, sol).ok
+    # '#' at the start of a row is a hole, not a comment; a '#' before words is a comment
+    inst2 = parse_instance("hidato hex 2\n# 1\n# . # # holes here\n. #\n", "h.txt")
+    assert inst2.n == 3 and inst2.givens == {inst2.rows[0][1]: 1}
+    assert parse_instance(format_instance(inst2, "round trip"), "r.txt").holes == inst2.holes
+
+
+def test_solution_verifies_through_cli(g19, g19_solution, tmp_path):
+    assert verify(g19, g19_solution).ok
+    inst_path = tmp_path / "g19.txt"
+    inst_path.write_text(PUZZLE)
+    sol_path = tmp_path / "s.json"
+    sol_path.write_text(json.dumps(FAMILY.solution_json(g19, g19_solution)))
+    res = run_cli("verify", inst_path, sol_path)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.startswith("valid")
+
+
+def test_verify_names_every_violation(g19, g19_solution, tmp_path):
+    bad = dict(g19_solution)
+    cell_of = {k: c for c, k in bad.items()}
+    bad[cell_of[2]], bad[cell_of[3]] = 3, 2  # a given moved; 3 no longer touches 4
+    bad[cell_of[12]] = 11  # 11 twice, 12 missing
+    del bad[cell_of[14]]  # an empty cell, 14 missing
+    kinds = verify(g19, bad).kinds()
+    assert kinds["changed-given"] == 1
+    assert kinds["doubled-number"] == 1
+    assert kinds["missing-number"] == 2
+    assert kinds["empty-cell"] == 1
+    assert kinds["not-adjacent"] == 1
+    inst_path = tmp_path / "g19.txt"
+    inst_path.write_text(PUZZLE)
+    sol_path = tmp_path / "bad.txt"
+    sol_path.write_text(FAMILY.format_solution(g19, bad))
+    res = run_cli("verify", inst_path, sol_path, "--json")
+    assert res.returncode == 1
+    data = json.loads(res.stdout)
+    assert {v["kind"] for v in data["violations"]} >= {
+        "changed-given", "doubled-number", "missing-number", "empty-cell", "not-adjacent"}
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . .\n. . .\n", "expected 4 tokens"),
+        ("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . . .\n", "expected 5 rows"),
+        ("hidato hex 3\n1 . .\n. . . .\n. . 1 . .\n. . . .\n. . .\n", "number 1 given twice"),
+        ("hidato hex 3\n1 . .\n. . . .\n. . 20 . .\n. . . .\n. . .\n", "20 out of range"),
+        ("hidato hex 3\n0 . .\n. . . .\n. . . . .\n. . . .\n. . .\n", "0 out of range"),
+        ("hidato hex 3\nx . .\n. . . .\n. . . . .\n. . . .\n. . .\n", "expected a number"),
+        ("hidato square 2 1\n# #\n", "no cells"),
+        ("hidato hex 0\n", "side must be at least 1"),
+        ("hidato circle 3\n", "expected header"),
+        ("", "empty file"),
+    ],
+)
+def test_malformed_grids(tmp_path, text, message):
+    with pytest.raises(InputError, match=message):
+        parse_instance(text, "bad.txt")
+    path = tmp_path / "bad.txt"
+    path.write_text(text if text else "# nothing\n")
+    res = run_cli("solve", path)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr and res.stderr.startswith("error:")
+
+
+@pytest.mark.parametrize("backend", [cpsat, cnf, milp])
+@pytest.mark.parametrize("path", [G19, G37])
+def test_exact_backends_solve_shipped(backend, path):
+    inst = FAMILY.read_instance(path)
+    out = backend.solve(inst, FAST)
+    assert out.status == Status.SOLVED
+    assert verify(inst, out.solution).ok
+
+
+@pytest.mark.parametrize("model", ["position", "circuit"])
+def test_other_cpsat_models(model):
+    inst = FAMILY.read_instance(G37)
+    out = cpsat.solve(inst, SolveOptions(threads=1, params={"model": model}))
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+
+
+def test_ga_solves_19_cells_and_cli_reports_it():
+    inst = FAMILY.read_instance(G19)
+    out = ga.solve(inst, SolveOptions(seed=1, time_limit=60))
+    assert out.status == Status.SOLVED, out.stats
+    assert out.objective == 2 * inst.n - 2 and verify(inst, out.solution).ok
+    res = run_cli("solve", G19, "--backend", "ga", "--seed", "1", "--json", "--population", "40")
+    data = json.loads(res.stdout)
+    assert res.returncode in (0, 4) and data["stats"]["max_fitness"] == 36
+    assert data["verified"] == (data["status"] == "solved")
+    bad = run_cli("solve", G19, "--backend", "ga", "--rts", "maybe")
+    assert bad.returncode == 2 and "--rts" in bad.stderr
+
+
+def test_ga_encoding_fitness_and_cbgi_fix(g19, g19_solution):
+    import numpy as np
+
+    enc = ga.HidatoEncoding(g19)
+    best = enc.encode(g19_solution)
+    rng = np.random.default_rng(0)
+    pop = np.vstack([best, enc.random(rng, 5)])
+    fit = enc.fitness(pop)
+    assert fit[0] == 36 and (fit[1:] < 36).all()
+    fixed = enc.fix(pop.copy(), {0: int(best[0]), 3: int(best[3])})
+    assert (fixed[:, 0] == best[0]).all() and (fixed[:, 3] == best[3]).all()
+    assert all(sorted(row) == sorted(best) for row in fixed)  # still permutations
+    kids = enc.crossover(pop[1:3], pop[3:5], rng)
+    assert all(sorted(row) == sorted(best) for k in kids for row in k)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "milp"])
+def test_count_reports_uniqueness(backend, tmp_path):
+    res = run_cli("solve", G19, "--backend", backend, "--count", "--json", "--threads", "1")
+    data = json.loads(res.stdout)
+    assert res.returncode == 0 and data["count"] == 1 and data["stats"]["unique"] is True
+    loose = tmp_path / "loose.txt"
+    loose.write_text("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . . .\n. . 19\n")
+    res = run_cli("solve", loose, "--backend", backend, "--count", "--json", "--threads", "1")
+    data = json.loads(res.stdout)
+    assert data["count"] == 2 and data["stats"]["unique"] is False
+
+
+def test_generator_is_unique_and_reproducible(tmp_path):
+    inst, planted, stats = generate("hex", cells=30, seed=7)
+    assert inst.n == 30 and len(inst.holes) == 7  # side 4 minus 7 holes
+    assert verify(inst, planted).ok and other_solution(inst, planted) is None
+    assert 1 in inst.givens.values() and 30 in inst.givens.values()  # the ends stay
+    # irreducible: dropping any given except the ends allows another solution
+    given = [c for c, k in inst.givens.items() if k not in (1, 30)]
+    for c in given[:3]:
+        looser = parse_instance(format_instance(inst), "x.txt")
+        del looser.givens[c]
+        assert other_solution(looser, planted) is not None
+    out = tmp_path / "a.txt"
+    res = run_cli("generate", "hidato", "--cells", "20", "--shape", "square", "--seed", "3",
+                  "-o", out)
+    assert res.returncode == 0, res.stderr
+    again = tmp_path / "b.txt"
+    run_cli("generate", "hidato", "--cells", "20", "--shape", "square", "--seed", "3", "-o", again)
+    assert out.read_text() == again.read_text()
+    res = run_cli("solve", out, "--count", "--json")
+    assert json.loads(res.stdout)["stats"]["unique"] is True
+    bad = run_cli("generate", "hidato", "--cells", "0", "-o", tmp_path / "c.txt")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_render_png_and_svg(tmp_path):
+    inst = FAMILY.read_instance(G19)
+    sol = cpsat.solve(inst, FAST).solution
+    sol_path = tmp_path / "s.txt"
+    sol_path.write_text(FAMILY.format_solution(inst, sol))
+    for name in ("b.png", "b.svg"):
+        res = run_cli("render", G19, sol_path, "-o", tmp_path / name)
+        assert res.returncode == 0, res.stderr
+        assert (tmp_path / name).stat().st_size > 1000
+    assert "<svg" in (tmp_path / "b.svg").read_text()[:500]
