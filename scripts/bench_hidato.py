@@ -10,6 +10,11 @@ reaches fitness 2N-2 and the checker accepts the board.
 
 Writes a CSV of every run (--csv) and prints a Markdown table: per class and variant, the
 success rate, the mean evaluations of successful runs and the mean seconds per run.
+
+`--exact cpsat,sat,milp` instead times the exact backends (model building + solving, in one
+process, one thread) on the matched instances, e.g. the speed goals:
+
+    .venv/bin/python scripts/bench_hidato.py --exact cpsat,sat,milp --instances "hidato_*"
 """
 
 from __future__ import annotations
@@ -50,6 +55,28 @@ def run_one(task: tuple[str, str, int, int, int]) -> dict:
     }
 
 
+def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:
+    from tesserae.core.result import SolveOptions
+    from tesserae.families.hidato import cnf, cpsat, milp
+    from tesserae.families.hidato.model import FAMILY, read_instance
+
+    modules = {"cpsat": cpsat, "sat": cnf, "milp": milp}
+    lines = ["| instance | cells | givens | " + " | ".join(f"{b} s" for b in backends) + " |",
+             "|---|---|---|" + "---|" * len(backends)]
+    for path in paths:
+        inst = read_instance(path)
+        cols = []
+        for b in backends:
+            t0 = time.perf_counter()
+            out = modules[b].solve(inst, SolveOptions(threads=1, time_limit=time_limit))
+            secs = time.perf_counter() - t0
+            ok = out.solution is not None and FAMILY.verify(inst, out.solution).ok
+            cols.append(f"{secs:.3f}" if ok else f"{out.status.value} ({secs:.1f})")
+        lines.append(f"| {path.stem} | {inst.n} | {len(inst.givens)} | " + " | ".join(cols) + " |")
+        print(lines[-1], flush=True)
+    return "\n".join(lines)
+
+
 def table(rows: list[dict]) -> str:
     lines = ["| class | variant | runs | success | mean evals (solved) | mean s/run |",
              "|---|---|---|---|---|---|"]
@@ -76,9 +103,14 @@ def main() -> int:
     ap.add_argument("--evaluations", type=int, default=200_000)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--csv", default="bench_hidato.csv")
+    ap.add_argument("--exact", default="", help="time exact backends instead: cpsat,sat,milp")
+    ap.add_argument("--time-limit", type=float, default=120.0, help="per exact solve")
     args = ap.parse_args()
     paths = sorted({p for pat in args.instances for p in (ROOT / "instances").glob(pat + ".txt")
                     } | {p for pat in args.instances for p in (ROOT / "instances").glob(pat)})
+    if args.exact:
+        print(exact_times(paths, [b for b in args.exact.split(",") if b], args.time_limit))
+        return 0
     variants = [v for v in args.variants.split(",") if v]
     bad = set(variants) - set(VARIANTS)
     if bad or not paths:

@@ -17,6 +17,7 @@ from pysat.formula import IDPool
 from ...backends import cnf as runner
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
+from .placements import Placements
 from .unique import count_solutions
 
 PAIRWISE_UP_TO = 6  # at-most-one lists this short are cheapest as pairwise clauses
@@ -29,41 +30,23 @@ def exactly_one(lits: list[int], pool: IDPool, clauses: list[list[int]]) -> None
         clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=enc).clauses)
 
 
-class HidatoCnf:
+class HidatoCnf(Placements):
     def __init__(self, inst: HidatoInstance):
-        self.inst = inst
         pool = self.vpool = IDPool()
-        cands = inst.candidates()
-        self.x = [{}] + [{c: pool.id(("x", k, c)) for c in cands[k]}
-                         for k in range(1, inst.n + 1)]
+        super().__init__(inst, lambda k, c: pool.id(("x", k, c)))
         cl: list[list[int]] = []
-        by_cell: list[list[int]] = [[] for _ in range(inst.n)]
         for k in range(1, inst.n + 1):
             exactly_one(list(self.x[k].values()), pool, cl)
-            for c, lit in self.x[k].items():
-                by_cell[c].append(lit)
-        for lits in by_cell:
+        for lits in self.by_cell():
             exactly_one(lits, pool, cl)
-        for k, c, j, cells in inst.successions(cands):
+        for k, c, j, cells in self.successions():
             cl.append([-self.x[k][c], *(self.x[j][d] for d in cells)])
         self.false = pool.id("false")  # stands for placements the pruning ruled out
         cl.append([-self.false])
         self.clauses = cl
 
-    def decode(self, value) -> Solution:
-        cells = self.inst.cells
-        return {cells[c]: k for k in range(1, self.inst.n + 1)
-                for c, lit in self.x[k].items() if value(lit)}
-
     def literals(self, solution: Solution) -> list[int]:
-        """The literals of a (partial) solution; a placement the pruning ruled out is the
-        always-false literal, so fixing it makes the formula unsatisfiable as it should."""
-        idx = self.inst.index
-        out = []
-        for c, k in solution.items():
-            if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n:
-                out.append(self.x[k].get(idx[c], self.false))
-        return out
+        return [self.false if lit is None else lit for lit in self.placed(solution)]
 
     def hint(self, solution: Solution) -> list[int]:
         return self.literals(solution)

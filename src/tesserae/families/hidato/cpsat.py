@@ -19,6 +19,7 @@ from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
+from .placements import Placements
 from .unique import count_solutions
 
 MODELS = ("position", "boolean", "circuit")
@@ -106,52 +107,33 @@ class HidatoCircuit:
         self.model.add_forbidden_assignments([v for v, _ in pairs], [[k for _, k in pairs]])
 
 
-class HidatoBoolean:
+class HidatoBoolean(Placements):
     """x[k][c] literals: number k sits in cell c (only the pruned candidates); exactly one
     cell per number and one number per cell; k in c needs k+1 and k-1 next to c. A SAT-like
     model that scales to boards of thousands of cells, where all-different is the bottleneck."""
 
     def __init__(self, inst: HidatoInstance):
-        self.inst = inst
         m = self.model = cp_model.CpModel()
-        n = inst.n
-        cands = inst.candidates()
-        self.x: list[dict[int, cp_model.IntVar]] = [{}] + [
-            {c: m.new_bool_var(f"x{k}_{c}") for c in cands[k]} for k in range(1, n + 1)
-        ]
-        by_cell: list[list] = [[] for _ in range(n)]
-        for k in range(1, n + 1):
+        super().__init__(inst, lambda k, c: m.new_bool_var(f"x{k}_{c}"))
+        for k in range(1, inst.n + 1):
             m.add_exactly_one(self.x[k].values())
-            for c, lit in self.x[k].items():
-                by_cell[c].append(lit)
-        for lits in by_cell:
+        for lits in self.by_cell():
             m.add_exactly_one(lits)
-        for k, c, j, cells in inst.successions(cands):
+        for k, c, j, cells in self.successions():
             m.add_bool_or([~self.x[k][c], *(self.x[j][d] for d in cells)])
-
-    def decode(self, value) -> Solution:
-        cells = self.inst.cells
-        return {cells[c]: k for k in range(1, self.inst.n + 1)
-                for c, lit in self.x[k].items() if value(lit)}
-
-    def _literals(self, solution: Solution):
-        idx = self.inst.index
-        for c, k in solution.items():
-            if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n:
-                yield self.x[k].get(idx[c])
 
     def hint(self, solution: Solution) -> None:
         self.model.clear_hints()
-        for lit in self._literals(solution):
+        for lit in self.placed(solution):
             if lit is not None:
                 self.model.add_hint(lit, 1)
 
     def fix(self, partial: Solution) -> None:
-        for lit in self._literals(partial):
+        for lit in self.placed(partial):
             self.model.add_bool_or([lit] if lit is not None else [])
 
     def forbid(self, solution: Solution) -> None:
-        self.model.add_bool_or([~lit for lit in self._literals(solution) if lit is not None])
+        self.model.add_bool_or([~lit for lit in self.placed(solution) if lit is not None])
 
 
 def build(inst: HidatoInstance, opts: SolveOptions):

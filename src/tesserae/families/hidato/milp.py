@@ -14,6 +14,7 @@ import pulp
 from ...backends import milp as runner
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
+from .placements import Placements
 from .unique import count_solutions
 
 
@@ -21,52 +22,34 @@ def _sum(variables) -> pulp.LpAffineExpression:
     return pulp.LpAffineExpression((v, 1) for v in variables)
 
 
-class HidatoMilp:
+class HidatoMilp(Placements):
     def __init__(self, inst: HidatoInstance):
-        self.inst = inst
-        cands = inst.candidates()
+        super().__init__(inst, lambda k, c: pulp.LpVariable(f"x_{k}_{c}", cat=pulp.LpBinary))
         self.prob = prob = pulp.LpProblem("hidato", pulp.LpMinimize)
-        self.x = [{}] + [{c: pulp.LpVariable(f"x_{k}_{c}", cat=pulp.LpBinary) for c in cands[k]}
-                         for k in range(1, inst.n + 1)]
         prob += pulp.LpAffineExpression()  # satisfaction: no objective
-        by_cell: list[list] = [[] for _ in range(inst.n)]
         for k in range(1, inst.n + 1):
             prob += _sum(self.x[k].values()) == 1, f"number_{k}"
-            for c, var in self.x[k].items():
-                by_cell[c].append(var)
-        for c, vars_ in enumerate(by_cell):
+        for c, vars_ in enumerate(self.by_cell()):
             prob += _sum(vars_) == 1, f"cell_{c}"
-        for k, c, j, cells in inst.successions(cands):
+        for k, c, j, cells in self.successions():
             prob += self.x[k][c] <= _sum(self.x[j][d] for d in cells), f"path_{k}_{c}_{j}"
         self.nogoods = 0
 
-    def decode(self, value) -> Solution:
-        cells = self.inst.cells
-        return {cells[c]: k for k in range(1, self.inst.n + 1)
-                for c, var in self.x[k].items() if value(var) > 0.5}
-
-    def _placed(self, solution: Solution):
-        """(variable or None when the pruning ruled the placement out) per placed number."""
-        idx = self.inst.index
-        for c, k in solution.items():
-            if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n:
-                yield self.x[k].get(idx[c])
-
     def hint(self, solution: Solution) -> None:
-        chosen = {id(v) for v in self._placed(solution) if v is not None}
+        chosen = {id(v) for v in self.placed(solution) if v is not None}
         for k in range(1, self.inst.n + 1):
             for var in self.x[k].values():
                 var.setInitialValue(1 if id(var) in chosen else 0)
 
     def fix(self, partial: Solution) -> None:
-        for var in self._placed(partial):
+        for var in self.placed(partial):
             if var is None:
                 self.prob += pulp.LpAffineExpression() >= 1  # ruled out: infeasible
             elif var.lowBound != 1:
                 var.lowBound = 1
 
     def forbid(self, solution: Solution) -> None:
-        placed = [v for v in self._placed(solution) if v is not None]
+        placed = [v for v in self.placed(solution) if v is not None]
         self.nogoods += 1
         self.prob += _sum(placed) <= len(placed) - 1, f"nogood_{self.nogoods}"
 
