@@ -59,6 +59,10 @@ def test_holes_and_square_king_moves(tmp_path):
     assert inst.adjacent((1, 1), (0, 2))  # diagonal step
     sol = {(0, 0): 1, (1, 0): 2, (1, 1): 3, (0, 2): 4}
     assert verify(inst, sol).ok
+    path = tmp_path / "s.txt"
+    path.write_text("1 4 #\n2 3 #\n")  # 4 in a hole, (0, 2) left empty
+    kinds = verify(inst, FAMILY.read_solution(inst, path)).kinds()
+    assert kinds["outside"] == 1 and kinds["empty-cell"] == 1 and kinds["not-adjacent"] == 0
     # '#' at the start of a row is a hole, not a comment; a '#' before words is a comment
     inst2 = parse_instance("hidato hex 2\n# 1\n# . # # holes here\n. #\n", "h.txt")
     assert inst2.n == 3 and inst2.givens == {inst2.rows[0][1]: 1}
