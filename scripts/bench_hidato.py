@@ -8,7 +8,7 @@ reaches fitness 2N-2 and the checker accepts the board.
     .venv/bin/python scripts/bench_hidato.py --seeds 30                     # the full table
     .venv/bin/python scripts/bench_hidato.py --seeds 5 --instances hidato_19_0[1-3] --jobs 2
 
-Writes a CSV of every run (--csv) and prints a Markdown table: per class and variant, the
+Writes a CSV of every run (--csv FILE) and prints a Markdown table: per class and variant, the
 success rate, the mean evaluations of successful runs and the mean seconds per run.
 
 `--exact cpsat,sat,milp` instead times the exact backends (model building + solving, in one
@@ -102,7 +102,7 @@ def main() -> int:
     ap.add_argument("--population", type=int, default=250)
     ap.add_argument("--evaluations", type=int, default=200_000)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--csv", default="bench_hidato.csv")
+    ap.add_argument("--csv", default="", help="also write every run to this CSV file")
     ap.add_argument("--exact", default="", help="time exact backends instead: cpsat,sat,milp")
     ap.add_argument("--time-limit", type=float, default=120.0, help="per exact solve")
     args = ap.parse_args()
@@ -124,10 +124,11 @@ def main() -> int:
             print(f"{row['instance']} {row['variant']} seed {row['seed']}: "
                   f"{'solved' if row['solved'] else 'failed'} ({row['best']}/{row['target']}) "
                   f"{row['evaluations']} evals {row['seconds']} s", flush=True)
-    with open(args.csv, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    if args.csv:
+        with open(args.csv, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
     print(table(rows))
     return 0
 
