@@ -58,7 +58,8 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
   unfixes every fixed gene that shows a cell of ``partial``; a released (gene, value) pair is
   never fixed again in the same run.
 * Stall: after ``stall_generations`` generations without improvement, ``encoding.repair`` is
-  applied to the best ``repair_count`` individuals (if the encoding has it).
+  applied to the best ``repair_count`` individuals (if the encoding has it), or with
+  ``repair_pick="mixed"`` to the best and ``repair_count - 1`` others drawn at random.
 * Elite streaming: whenever the best fitness improves, ``opts.on_solution(decode(best),
   fitness)`` and ``config.on_improve(genome, fitness)`` are called.
 
@@ -125,6 +126,7 @@ class GAConfig:
     # stall repair
     stall_generations: int = 0  # 0: never
     repair_count: int = 1
+    repair_pick: str = "best"  # best: the best repair_count; mixed: the best plus random others
     stop_at_target: bool = True
     on_improve: Callable[[np.ndarray, float], None] | None = None
     on_generation: Callable[[GAState], None] | None = None
@@ -404,7 +406,12 @@ class _Run:
         fn = getattr(self.enc, "repair", None)
         if fn is None:
             return
-        order = np.argsort(-fit, kind="stable")[: max(1, self.cfg.repair_count)]
+        k = max(1, self.cfg.repair_count)
+        order = np.argsort(-fit, kind="stable")[:k]
+        if self.cfg.repair_pick == "mixed" and k > 1 and len(fit) > k:
+            # the best keeps being polished; the others bring diversity into the repair
+            others = self.rng.choice(np.arange(1, len(fit)), k - 1, replace=False)
+            order = np.concatenate([order[:1], np.argsort(-fit, kind="stable")[others]])
         fixed = self.enforce(np.stack([fn(pop[i].copy(), self.rng) for i in order]))
         pop[order] = fixed
         fit[order] = self.evaluate(fixed)
@@ -546,6 +553,7 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "cbgi_threshold": ("cbgi_threshold", _fraction, "a fraction in [0, 1]"),
     "stall": ("stall_generations", _count, "an integer >= 0"),
     "repair_count": ("repair_count", _positive_int, "a positive integer"),
+    "repair_pick": ("repair_pick", _choice("best", "mixed"), "best or mixed"),
 }
 ENGINE_PARAMS: tuple[str, ...] = (*_PARAM_FIELDS, "cbgi_link")
 

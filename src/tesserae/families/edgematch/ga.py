@@ -59,6 +59,7 @@ DEFAULTS = engine.GAConfig(
     mutation_rate=0.3,
     stall_generations=1,
     repair_count=2,
+    repair_pick="mixed",
 )
 DEFAULT_UNIFORM_RATE = 0.5
 DEFAULT_TABU_ITERATIONS = 300
