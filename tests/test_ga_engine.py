@@ -51,12 +51,8 @@ class OneMax:
         return pop
 
 
-class Sorting:
+class Sorting(OneMax):
     """Permutations of 0..n-1; fitness = number of positions holding their own index."""
-
-    def __init__(self, n: int) -> None:
-        self.length = n
-        self.target: float | None = float(n)
 
     def random(self, rng, n):
         return np.stack([rng.permutation(self.length) for _ in range(n)])
@@ -74,12 +70,6 @@ class Sorting:
 
     def crossover(self, a, b, rng):
         return a.copy(), b.copy()  # mutation alone suffices for this toy
-
-    def decode(self, genome):
-        return {i: int(v) for i, v in enumerate(genome)}
-
-    def gene_cells(self, genome, idx):
-        return {int(i): int(genome[i]) for i in idx}
 
     def fix(self, pop, genes):
         pop = pop.copy()
