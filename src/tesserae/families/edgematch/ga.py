@@ -60,6 +60,7 @@ DEFAULTS = engine.GAConfig(
     stall_generations=1,
     repair_count=2,
     repair_pick="mixed",
+    cbgi=None,  # on when the portfolio connects a CbgiLink (or with --cbgi on)
 )
 DEFAULT_UNIFORM_RATE = 0.5
 DEFAULT_TABU_ITERATIONS = 300
