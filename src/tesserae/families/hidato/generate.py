@@ -136,7 +136,7 @@ def reduce_givens(
         failures = 0
         while True:
             checks += 1
-            probe = HidatoInstance(inst.shape, inst.dims, inst.holes, trial, inst.name)
+            probe = inst.with_givens(trial)
             alt = other_solution(probe, planted, seed)
             if alt is None:
                 givens = trial
@@ -154,8 +154,7 @@ def reduce_givens(
         batch = max(1, batch // 2) if failures else min(batch * 2, max(1, inst.n // 10))
         if inst.n <= 100:
             batch = 1
-    out = HidatoInstance(inst.shape, inst.dims, inst.holes, givens, inst.name)
-    return out, {"checks": checks, "put_back": kept}
+    return inst.with_givens(givens), {"checks": checks, "put_back": kept}
 
 
 def generate(

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+import numpy as np
+
 from ...core import hexgrid as hx
 from ...core import squaregrid as sq
 from ...core.errors import InputError
@@ -49,6 +51,7 @@ class HidatoInstance:
     holes: frozenset[Cell]
     givens: dict[Cell, int] = field(default_factory=dict)
     name: str = ""
+    distance_cache: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def rows(self) -> list[list[Cell]]:
@@ -81,19 +84,32 @@ class HidatoInstance:
         """number -> cell index of the givens."""
         return {v: self.index[c] for c, v in self.givens.items()}
 
-    def distances_from(self, i: int) -> list[int]:
-        """Breadth-first distances (in moves on the board) from cell index i; -1 = unreachable."""
-        dist = [-1] * self.n
-        dist[i] = 0
-        todo = deque([i])
-        nbrs = self.neighbours
-        while todo:
-            a = todo.popleft()
-            for b in nbrs[a]:
-                if dist[b] < 0:
-                    dist[b] = dist[a] + 1
-                    todo.append(b)
-        return dist
+    def distances_from(self, i: int) -> np.ndarray:
+        """Breadth-first distances (in moves on the board) from cell index i; unreachable
+        cells get n (farther than any path). Cached: shared by copies made with `with_givens`."""
+        if i not in self.distance_cache:
+            n = self.n
+            dist = np.full(n, n, dtype=np.int64)
+            dist[i] = 0
+            todo = deque([i])
+            nbrs = self.neighbours
+            while todo:
+                a = todo.popleft()
+                for b in nbrs[a]:
+                    if dist[b] == n:
+                        dist[b] = dist[a] + 1
+                        todo.append(b)
+            self.distance_cache[i] = dist
+        return self.distance_cache[i]
+
+    def with_givens(self, givens: dict[Cell, int]) -> HidatoInstance:
+        """The same board with other givens (keeps the geometry and the distance cache)."""
+        out = HidatoInstance(self.shape, self.dims, self.holes, dict(givens), self.name)
+        out.distance_cache = self.distance_cache
+        for key in ("rows", "cells", "index", "neighbours"):
+            if key in self.__dict__:
+                out.__dict__[key] = self.__dict__[key]
+        return out
 
     def candidates(self) -> list[list[int]]:
         """cands[k] (k = 1..N; index 0 unused): cell indices that can hold number k.
@@ -104,30 +120,23 @@ class HidatoInstance:
         """
         n = self.n
         given = self.given_at
-        keys = sorted(given)
-        dist = {g: self.distances_from(given[g]) for g in keys}
-        taken = set(given.values())
+        free = np.ones(n, bool)
+        free[list(given.values())] = False
+        everywhere = np.zeros(n, np.int64)  # no given on that side: no limit
         out: list[list[int]] = [[]]
-        below = None
-        j = 0
-        for k in range(1, n + 1):
-            while j < len(keys) and keys[j] < k:
-                below = keys[j]
-                j += 1
-            if k in given:
-                out.append([given[k]])
-                continue
-            above = keys[j] if j < len(keys) else None
-            cand = []
-            for c in range(n):
-                if c in taken:
-                    continue
-                if below is not None and not 0 <= dist[below][c] <= k - below:
-                    continue
-                if above is not None and not 0 <= dist[above][c] <= above - k:
-                    continue
-                cand.append(c)
-            out.append(cand)
+        below: int | None = None
+        keys = sorted(given) + [None]
+        for above in keys:
+            top = n if above is None else above - 1
+            d_lo = everywhere if below is None else self.distances_from(given[below])
+            d_hi = everywhere if above is None else self.distances_from(given[above])
+            for k in range((below or 0) + 1, top + 1):
+                ok = free & (d_lo <= (k - below if below is not None else n))
+                ok &= d_hi <= (above - k if above is not None else n)
+                out.append(np.flatnonzero(ok).tolist())
+            if above is not None:
+                out.append([given[above]])
+                below = above
         return out
 
     def successions(self, cands: list[list[int]]):
