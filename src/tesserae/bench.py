@@ -375,3 +375,59 @@ def run_bench(
     if out_plot:
         plot(rows, summary, out_plot, budget.time_limit)
     return rows, summary
+
+
+def experiment(
+    title: str,
+    tables: dict[str, list[str]],
+    backends: list[str],
+    instance_dir: str | Path,
+    argv: list[str] | None = None,
+    seeds: int = 5,
+    time_limit: float = 60.0,
+    objective: str | None = None,
+) -> dict[str, list[dict]]:
+    """The command line shared by the scripts/reproduce_* experiments.
+
+    `tables` maps a table name to instance-file globs (inside `instance_dir`); each table is a
+    sweep of its instances over `backends`, printed and optionally written (--out-dir gets
+    NAME.csv, NAME.json, NAME.png). Tables whose instances do not exist yet are skipped.
+    """
+    import argparse
+    from glob import glob
+
+    from rich.console import Console
+
+    ap = argparse.ArgumentParser(description=title)
+    ap.add_argument("--seeds", type=int, default=seeds)
+    ap.add_argument("--time-limit", "-t", type=float, default=time_limit, help="s per run")
+    ap.add_argument("--max-evaluations", type=int, default=None, help="GA budget per run")
+    ap.add_argument("--backends", default=",".join(backends), help="comma list")
+    ap.add_argument("--tables", default=",".join(tables), help="which tables to run")
+    ap.add_argument("--limit", type=int, default=None, help="at most N instances per table")
+    ap.add_argument("--jobs", type=int, default=0, help="parallel runs (0: cores)")
+    ap.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    ap.add_argument("--out-dir", default=None, help="write NAME.csv/.json/.png per table")
+    args = ap.parse_args(argv)
+    console = Console(width=120)
+    budget = Budget(time_limit=args.time_limit, max_evaluations=args.max_evaluations,
+                    threads=1, objective=objective)
+    names = [b.strip() for b in args.backends.split(",") if b.strip()]
+    out: dict[str, list[dict]] = {}
+    for name in [t.strip() for t in args.tables.split(",") if t.strip()]:
+        if name not in tables:
+            raise SystemExit(f"unknown table {name!r}; expected some of {', '.join(tables)}")
+        found = sorted({p for g in tables[name] for p in glob(str(Path(instance_dir) / g))})
+        found = found[: args.limit] if args.limit else found
+        if not found:
+            console.print(f"{name}: no instances matching {tables[name]} yet; skipped")
+            continue
+        files = {}
+        if args.out_dir:
+            Path(args.out_dir).mkdir(parents=True, exist_ok=True)
+            files = {k: Path(args.out_dir) / f"{name}.{k}" for k in ("csv", "json", "png")}
+        _, summary = run_bench(found, names, args.seeds, budget, files.get("csv"),
+                               files.get("json"), files.get("png"), args.scheduler, args.jobs)
+        console.print(table(summary, title=f"{title}: {name}"))
+        out[name] = summary
+    return out

@@ -1,0 +1,27 @@
+"""Downing's Tantrix tables: how often the GA solves a puzzle within its budget, next to the
+exact solvers, for the Discovery loop puzzles (Table 1), the Rainbow puzzles (Table 2) and
+the pyramid/triangle puzzles (Table 3), on our instance files.
+
+    python scripts/reproduce_downing.py --seeds 10 --out-dir results/downing
+    python scripts/reproduce_downing.py --tables discovery --limit 6 --seeds 3 -t 30
+"""
+
+from pathlib import Path
+
+from tesserae.bench import experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+
+if __name__ == "__main__":
+    experiment(
+        "Tantrix: GA success versus exact (after Downing, Tables 1-3)",
+        {
+            "discovery": ["tantrix_discovery*.txt"],
+            "rainbow": ["tantrix_rainbow*.txt"],
+            "pyramid": ["tantrix_pyramid*.txt", "tantrix_triangle*.txt"],
+        },
+        ["ga", "cpsat", "sat"],
+        ROOT / "instances",
+        seeds=10,
+        time_limit=60.0,
+    )
