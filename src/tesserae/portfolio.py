@@ -300,6 +300,8 @@ class Portfolio:
     # --- the clock -----------------------------------------------------------------------
     def tick(self) -> None:
         """Start side runs that are due: a hinted exact run at an epoch, a pending CBGI run."""
+        if self.winner is not None:
+            return
         running = {ln.spec.name for ln in self.race.running()}
         if self.cfg.hints and self.cfg.hint_backend and self.elite is not None and \
                 time.perf_counter() >= self.next_epoch:
