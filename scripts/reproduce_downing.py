@@ -6,11 +6,7 @@ the pyramid/triangle puzzles (Table 3), on our instance files.
     python scripts/reproduce_downing.py --tables discovery --limit 6 --seeds 3 -t 30
 """
 
-from pathlib import Path
-
 from tesserae.bench import experiment
-
-ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     experiment(
@@ -21,7 +17,7 @@ if __name__ == "__main__":
             "pyramid": ["tantrix_pyramid*.txt", "tantrix_triangle*.txt"],
         },
         ["ga", "cpsat", "sat"],
-        ROOT / "instances",
+        __file__,
         seeds=10,
         time_limit=60.0,
     )

@@ -9,11 +9,7 @@ Columns: `ga` (RTS + CBGI, the paper's full method), `ga:cbgi=off` (RTS only), `
 (CBGI only, generational), `ga:cbgi=off:rts=off` (the plain GA), and `cpsat`.
 """
 
-from pathlib import Path
-
 from tesserae.bench import experiment
-
-ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     experiment(
@@ -24,7 +20,7 @@ if __name__ == "__main__":
             "large": ["hidato_hex_61.txt", "hidato_hex_91.txt"],
         },
         ["ga", "ga:cbgi=off", "ga:rts=off", "ga:cbgi=off:rts=off", "cpsat"],
-        ROOT / "instances",
+        __file__,
         seeds=10,
         time_limit=60.0,
     )

@@ -5,18 +5,14 @@ orders 4..8.
     python scripts/reproduce_magichex.py --seeds 10 --out-dir results/magichex
 """
 
-from pathlib import Path
-
 from tesserae.bench import experiment
-
-ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     experiment(
         "Magic hexagon: EA versus exact",
         {"orders": ["magichex_*.txt"]},
         ["ga", "cpsat", "sat", "milp"],
-        ROOT / "instances",
+        __file__,
         seeds=10,
         time_limit=60.0,
     )

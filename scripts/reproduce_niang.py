@@ -5,18 +5,14 @@ in 195 s, and no 7x7).
     python scripts/reproduce_niang.py --seeds 5 --time-limit 300 --out-dir results/niang
 """
 
-from pathlib import Path
-
 from tesserae.bench import experiment
-
-ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     experiment(
         "GA versus exact on edge matching by board size (after Niang, Table 9)",
         {"table9": [f"e2_{n}x{n}.txt" for n in range(4, 9)]},
         ["ga", "cpsat", "sat"],
-        ROOT / "instances",
+        __file__,
         seeds=5,
         time_limit=300.0,
     )

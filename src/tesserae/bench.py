@@ -381,7 +381,7 @@ def experiment(
     title: str,
     tables: dict[str, list[str]],
     backends: list[str],
-    instance_dir: str | Path,
+    script: str,
     argv: list[str] | None = None,
     seeds: int = 5,
     time_limit: float = 60.0,
@@ -389,7 +389,8 @@ def experiment(
 ) -> dict[str, list[dict]]:
     """The command line shared by the scripts/reproduce_* experiments.
 
-    `tables` maps a table name to instance-file globs (inside `instance_dir`); each table is a
+    `tables` maps a table name to instance-file globs (in the instances/ folder beside the
+    `script`'s folder, i.e. the repository's); each table is a
     sweep of its instances over `backends`, printed and optionally written (--out-dir gets
     NAME.csv, NAME.json, NAME.png). Tables whose instances do not exist yet are skipped.
     """
@@ -417,7 +418,8 @@ def experiment(
     for name in [t.strip() for t in args.tables.split(",") if t.strip()]:
         if name not in tables:
             raise SystemExit(f"unknown table {name!r}; expected some of {', '.join(tables)}")
-        found = sorted({p for g in tables[name] for p in glob(str(Path(instance_dir) / g))})
+        where = Path(script).resolve().parent.parent / "instances"
+        found = sorted({p for g in tables[name] for p in glob(str(where / g))})
         found = found[: args.limit] if args.limit else found
         if not found:
             console.print(f"{name}: no instances matching {tables[name]} yet; skipped")
