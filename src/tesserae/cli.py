@@ -286,7 +286,7 @@ def bench(
         [str(i) for i in instances], names, seeds, budget, out_csv, out_json, plot, scheduler,
         jobs,
     )
-    out.print(table(summary))
+    out.print(table(summary), width=None if out.is_terminal else 160)  # piped: keep rows whole
     for path in (out_csv, out_json, plot):
         if path:
             out.print(f"wrote {path}")
