@@ -7,6 +7,7 @@ with --objective matches (optimisation), compare the score reached within the ti
 
     python scripts/reproduce_hint_flow.py instances/e2_6x6.txt instances/e2_7x7.txt -t 60
     python scripts/reproduce_hint_flow.py instances/e2_16x16.txt --objective matches -t 30
+    python scripts/reproduce_hint_flow.py instances/e2_7x7.txt --exact-options no_symmetry=true
 
 The GA's own time is not part of the hinted CP-SAT times; it is printed beside them.
 """
@@ -45,6 +46,9 @@ def main() -> None:
     ap.add_argument("--ga-time", type=float, default=20.0, help="GA seconds for the elite")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--objective", choices=["matches"], default=None)
+    ap.add_argument("--exact-options", default="",
+                    help="backend options for both CP-SAT columns, e.g. no_symmetry=true "
+                         "(a symmetry-breaking pin may contradict the GA's board)")
     ap.add_argument("--jobs", type=int, default=1, help="parallel CP-SAT runs (1: fair timing)")
     ap.add_argument("--out", default=None, help="CSV of every run")
     ap.add_argument("--json", default=None, help="runs, summary and GA elites as JSON")
@@ -60,11 +64,12 @@ def main() -> None:
             console.print(f"GA elite for {info['instance']}: {info['ga_status']}, fitness "
                           f"{info['ga_fitness']}/{info['max_fitness']} in {info['ga_seconds']} s")
         budget = Budget(time_limit=args.time_limit, threads=1, objective=args.objective)
-        backends = ["cpsat", f"cpsat:hint={tmp}/{{stem}}.json"]
+        extra = "".join(f":{o}" for o in args.exact_options.split(",") if o)
+        backends = [f"cpsat{extra}", f"cpsat{extra}:hint={tmp}/{{stem}}.json"]
         rows, summary = run_bench(args.instances, backends, args.seeds, budget,
                                   out_csv=args.out, jobs=args.jobs)
     for s in summary:
-        s["backend"] = "cpsat+hint" if "hint=" in s["backend"] else s["backend"]
+        s["backend"] = "cpsat+hint" if "hint=" in s["backend"] else "cpsat"
     console.print(table(summary, title="CP-SAT with and without a GA elite hint"))
     if args.json:
         Path(args.json).write_text(json.dumps({"elites": elites, "summary": summary,
