@@ -1,0 +1,176 @@
+"""Magic hexagon: reading, verification, symmetries, every backend on order 3, counting."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions, Status
+from tesserae.families.magichex.model import FAMILY, canonical, read_instance, verify
+
+KNOWN = [[10, 12, 16], [13, 4, 2, 19], [15, 8, 5, 7, 3], [14, 6, 1, 17], [9, 11, 18]]
+ORDER3 = INSTANCES / "magichex_3.txt"
+
+
+def board(inst, rows):
+    pairs = zip(inst.rows, rows, strict=True)
+    return {c: v for row, vals in pairs for c, v in zip(row, vals, strict=True)}
+
+
+def write(tmp_path, text, name="m.txt"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+# --------------------------------------------------------------------------- model
+def test_shipped_instances_have_the_published_magic_sums():
+    sums = {"3": 38, "3_zero": 0, "4_3": 111, "5_6": 244, "5_15": 305, "6_21": 546,
+            "7_2": 635, "8_zero": 0}
+    for name, magic in sums.items():
+        inst = read_instance(INSTANCES / f"magichex_{name}.txt")
+        assert inst.magic == magic
+        assert len(inst.lines) == 3 * (2 * inst.order - 1)
+
+
+def test_known_hexagon_verifies_and_its_twelve_images_share_one_key():
+    inst = read_instance(ORDER3)
+    sol = board(inst, KNOWN)
+    assert verify(inst, sol).ok
+    images = set()
+    keys = set()
+    for perm in inst.symmetries:
+        img = {inst.cells[perm[i]]: sol[c] for i, c in enumerate(inst.cells)}
+        assert verify(inst, img).ok
+        images.add(frozenset(img.items()))
+        keys.add(canonical(inst, img))
+    assert len(images) == 12 and len(keys) == 1
+
+
+def test_verify_names_each_violation():
+    inst = read_instance(ORDER3)
+    sol = board(inst, KNOWN)
+    sol[(0, 0)] = 6  # centre 5 -> 6: 6 twice, 5 missing, three lines through the centre off
+    rep = verify(inst, sol)
+    kinds = rep.kinds()
+    assert kinds["repeated-number"] == 1 and kinds["missing-number"] == 1
+    assert kinds["line-sum"] == 3
+    assert any("row 3" in v.message and "39" in v.message for v in rep.violations)
+    del sol[(0, 0)]
+    sol[(5, 5)] = 99
+    sol[(1, 0)] = 99
+    kinds = verify(inst, sol).kinds()
+    assert kinds["empty-cell"] == 1 and kinds["outside"] == 1 and kinds["out-of-range"] == 1
+
+
+def test_givens_are_read_and_enforced(tmp_path):
+    rows = "\n".join(" ".join(str(v) if v == 5 else "." for v in r) for r in KNOWN)
+    inst = read_instance(write(tmp_path, f"magichex 3\n{rows}\n"))
+    assert inst.givens == {(0, 0): 5}
+    other = board(inst, KNOWN)
+    other[(0, 0)], other[(-2, 0)] = 15, 5  # swap centre and left corner
+    assert verify(inst, other).kinds()["moved-given"] == 1
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("magichex\n", "expected header"),
+        ("magichex three\n", "the order"),
+        ("magichex 0\n", "order 0 out of range"),
+        ("magichex 3 start 2\n", "unknown option"),
+        ("magichex 4\n", "not an integer"),
+        ("magichex 3\n1 2 3\n4 5 6 7\n8 9 10 11 12\n13 14 15\n16 17\n", "expected 4"),
+        ("magichex 3\n. . .\n. . . .\n. . . . .\n. . . .\n", "expected 5 rows"),
+        ("magichex 3\n1 . .\n. . . .\n. . 1 . .\n. . . .\n. . .\n", "appears twice"),
+        ("magichex 3\n20 . .\n. . . .\n. . . . .\n. . . .\n. . .\n", "out of range"),
+        ("magichex 3\nx . .\n. . . .\n. . . . .\n. . . .\n. . .\n", "a number or '.'"),
+    ],
+)
+def test_malformed_input_is_one_line_exit_2(tmp_path, text, needle):
+    path = write(tmp_path, text)
+    with pytest.raises(InputError, match=needle):
+        read_instance(path)
+    res = run_cli("info", path)
+    assert res.returncode == 2
+    assert needle in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in res.stderr
+
+
+def test_verify_cli_accepts_good_and_rejects_bad_boards(tmp_path):
+    good = write(tmp_path, "\n".join(" ".join(map(str, r)) for r in KNOWN) + "\n", "good.txt")
+    assert run_cli("verify", ORDER3, good).returncode == 0
+    bad_rows = [r[:] for r in KNOWN]
+    bad_rows[0][0], bad_rows[0][1] = bad_rows[0][1], bad_rows[0][0]
+    bad = write(tmp_path, json.dumps({"rows": bad_rows}), "bad.json")
+    res = run_cli("verify", ORDER3, bad)
+    assert res.returncode == 1 and "line-sum" in res.stdout
+    short = write(tmp_path, "1 2\n", "short.txt")
+    assert run_cli("verify", ORDER3, short).returncode == 2
+
+
+# --------------------------------------------------------------------------- backends
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "ga", "search"])
+def test_every_backend_solves_order_3(tmp_path, backend):
+    out = tmp_path / "sol.json"
+    res = run_cli("solve", ORDER3, "--backend", backend, "--threads", "1", "--time-limit",
+                  "120", "--json", "--out", out)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["status"] == "solved" and data["verified"] is True
+    inst = read_instance(ORDER3)
+    sol = FAMILY.solution_from_json(inst, json.loads(out.read_text()), str(out))
+    assert verify(inst, sol).ok
+    # the order-3 hexagon is unique up to symmetry
+    assert canonical(inst, sol) == canonical(inst, board(inst, KNOWN))
+    assert run_cli("verify", ORDER3, out).returncode == 0
+
+
+def test_cpsat_tabu_strategy_solves_order_4():
+    from tesserae.families.magichex import cpsat
+
+    inst = read_instance(INSTANCES / "magichex_4_3.txt")
+    out = cpsat.solve(inst, SolveOptions(time_limit=60, threads=1, params={"strategy": "tabu"}))
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+
+
+def test_plain_ea_keeps_its_best_board_and_reports_fitness():
+    from tesserae.families.magichex import ga
+
+    inst = read_instance(ORDER3)
+    opts = SolveOptions(seed=3, params={"polish": "0", "generations": "30"})
+    out = ga.solve(inst, opts)
+    assert out.stats["generations"] == 30 and out.stats["polishes"] == 0
+    assert out.objective == out.stats["best_fitness"] <= 0
+    with pytest.raises(InputError, match="--population"):
+        ga.solve(inst, SolveOptions(params={"population": "x"}))
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "search"])
+def test_count_order_3_is_one_up_to_symmetry(backend):
+    res = run_cli("solve", ORDER3, "--count", "--backend", backend, "--threads", "1", "--json")
+    data = json.loads(res.stdout)
+    assert res.returncode == 0, res.stderr
+    assert (data["count"], data["count_raw"]) == (1, 12)
+
+
+def test_count_zero_sum_order_3_is_26():
+    res = run_cli("solve", INSTANCES / "magichex_3_zero.txt", "--count", "--backend", "search",
+                  "--json")
+    data = json.loads(res.stdout)
+    assert res.returncode == 0, res.stderr
+    assert data["count"] == 26 and data["count_raw"] == 26 * 12
+
+
+def test_render_png_and_svg(tmp_path):
+    sol = tmp_path / "s.txt"
+    sol.write_text("\n".join(" ".join(map(str, r)) for r in KNOWN) + "\n")
+    for suffix in (".png", ".svg"):
+        out = tmp_path / f"h{suffix}"
+        res = run_cli("render", ORDER3, sol, "-o", out)
+        assert res.returncode == 0, res.stderr
+        assert out.stat().st_size > 1000
+    assert "38" in (tmp_path / "h.svg").read_text() or "<svg" in (tmp_path / "h.svg").read_text()
