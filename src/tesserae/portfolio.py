@@ -200,6 +200,10 @@ class Portfolio:
             stream=backend == "ga" or bool(self.opts.objective),
             **extra,
         )
+        if role in ("hint", "cbgi"):
+            # a symmetry-breaking pin may contradict the GA's board, which can sit in any of
+            # the symmetric positions: the wrong genes would then be the pin's, not the GA's
+            spec.params["no_symmetry"] = "true"
         self.race.start(spec)
         self.roles[name] = role
         self.records[name] = {"backend": backend, "role": role, "threads": threads,
