@@ -105,7 +105,19 @@ def main() -> int:
     ap.add_argument("--csv", default="", help="also write every run to this CSV file")
     ap.add_argument("--exact", default="", help="time exact backends instead: cpsat,sat,milp")
     ap.add_argument("--time-limit", type=float, default=120.0, help="per exact solve")
+    ap.add_argument("--table", nargs="*", default=None, metavar="CSV",
+                    help="only print the table of earlier runs saved with --csv")
     args = ap.parse_args()
+    if args.table:
+        rows = []
+        for name in args.table:
+            with open(name, newline="") as fh:
+                for r in csv.DictReader(fh):
+                    rows.append({**r, "cells": int(r["cells"]), "solved": r["solved"] == "True",
+                                 "evaluations": int(r["evaluations"]),
+                                 "seconds": float(r["seconds"])})
+        print(table(rows))
+        return 0
     paths = sorted({p for pat in args.instances for p in (ROOT / "instances").glob(pat + ".txt")
                     } | {p for pat in args.instances for p in (ROOT / "instances").glob(pat)})
     if args.exact:
