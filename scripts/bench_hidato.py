@@ -96,6 +96,7 @@ def table(rows: list[dict]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=30)
+    ap.add_argument("--first-seed", type=int, default=0, help="seeds run from here")
     ap.add_argument("--instances", nargs="*", default=["hidato_19_*", "hidato_37_*"],
                     help="glob patterns under instances/")
     ap.add_argument("--variants", default=",".join(VARIANTS))
@@ -127,8 +128,9 @@ def main() -> int:
     bad = set(variants) - set(VARIANTS)
     if bad or not paths:
         ap.error(f"unknown variants {bad}" if bad else "no instance matched")
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
     tasks = [(str(p), v, s, args.population, args.evaluations)
-             for p in paths for v in variants for s in range(args.seeds)]
+             for p in paths for v in variants for s in seeds]
     rows = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for row in pool.map(run_one, tasks):
