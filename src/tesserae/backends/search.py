@@ -7,8 +7,10 @@ ready, the next step continues after it), 0 (budget spent) or -1 (the tree is ex
 says whether `step` releases the GIL (a compiled core), so threads really run side by side.
 
 Any one searcher that exhausts its tree proves infeasibility, whatever its seed: each is a
-complete search with its own value order. Restarts (a node budget per run that doubles each
-time) keep that property, since the budget grows without bound.
+complete search with its own value order. Restarts keep that property: run i gets a budget of
+`unit * luby(i)` nodes (Luby, Sinclair and Zuckerman's universal sequence 1 1 2 1 1 2 4 ...),
+which grows without bound. They pay off because the nodes a rowscan needs before its first
+solution vary by orders of magnitude with the value order (a heavy tail).
 """
 
 from __future__ import annotations
@@ -60,11 +62,26 @@ class _Shared:
                 self.done.set()
 
 
+def luby(i: int) -> int:
+    """The i-th term (1-based) of the Luby sequence: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
 def _work(make: Callable[[int], Searcher], seed: int, shared: _Shared, restart: int) -> None:
     searcher = make(seed)
-    chunk = FIRST_CHUNK
-    run_nodes, run_limit, run = 0, restart or 0, 0
+    run, run_nodes = 1, 0
+    run_limit = restart * luby(run)
+    pace = FIRST_CHUNK
     while not shared.should_stop():
+        chunk = min(pace, run_limit - run_nodes) if run_limit else pace
         t0 = time.perf_counter()
         code, nodes = searcher.step(chunk)
         took = time.perf_counter() - t0
@@ -76,11 +93,11 @@ def _work(make: Callable[[int], Searcher], seed: int, shared: _Shared, restart: 
             shared.finish(code, searcher.solution() if code == 1 else None)
             return
         # aim each chunk at CHUNK_SECONDS of work
-        rate = nodes / took if took > 0 else chunk * 10
-        chunk = int(min(max(1_000, rate * CHUNK_SECONDS), chunk * 4))
+        rate = nodes / took if took > 0 else pace * 10
+        pace = int(min(max(1_000, rate * CHUNK_SECONDS), pace * 4))
         if run_limit and run_nodes >= run_limit:
             run += 1
-            run_nodes, run_limit = 0, run_limit * 2
+            run_nodes, run_limit = 0, restart * luby(run)
             searcher = make(seed + 7919 * run)
             with shared.lock:
                 shared.restarts += 1

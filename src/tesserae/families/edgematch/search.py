@@ -17,7 +17,6 @@ searches (the C core releases the GIL). Optimisation (--objective) is not offere
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import numpy as np
@@ -35,61 +34,47 @@ except ImportError:  # no compiler at install time: the Python loop below takes 
 
 PARAMS = ("no_symmetry", "restart", "engine")  # extra command-line options
 OPEN, SCAN, BACK = 0, 1, 2
+RESTART_UNIT = 200_000  # nodes in a Luby restart unit (--restart 0: never restart)
 
 
 class RowscanTables:
-    """Candidate buckets for every cell, in row-major order."""
+    """Candidate buckets for every cell, in row-major order, before any value ordering."""
 
     def __init__(
         self,
         inst: EdgeInstance,
-        seed: int = 0,
         symmetry: bool = True,
         hint: Solution | None = None,
         fix: Solution | None = None,
     ):
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
-        w, h = inst.width, inst.height
-        self.width, self.height = w, h
+        w = inst.width
         self.cells = inst.cells()
         self.ncells = len(self.cells)
         self.ncol = max(max(e) for e in inst.pieces) + 1
         self.nkeys = self.ncol * self.ncol
-        rng = random.Random(seed)
+        self.npieces = inst.n
         anchor = self._anchor(inst) if symmetry and not fixed else None
-
-        starts, piece, east, south, rot = [0], [], [], [], []
-        for cell in self.cells:
-            buckets: list[list[tuple[int, int]]] = [[] for _ in range(self.nkeys)]
+        rows = []  # (bucket, not hinted, piece, rot, east, south)
+        for i, cell in enumerate(self.cells):
+            want = (hint or {}).get(cell)
             for p, r in base.placements(cell):
                 e = inst.edges(p, r)
                 if not inst.fits(cell, p, r) or not self._meets_fixed(base, cell, e):
                     continue
                 if anchor and p == anchor[0] and cell not in anchor[1]:
                     continue
-                buckets[e[sq.W] * self.ncol + e[sq.N]].append((p, r))
-            want = (hint or {}).get(cell)
-            for bucket in buckets:
-                rng.shuffle(bucket)
-                bucket.sort(key=lambda pr, want=want: pr != want)  # stable: hint first
-                for p, r in bucket:
-                    e = inst.edges(p, r)
-                    piece.append(p - 1)
-                    rot.append(r)
-                    east.append(e[sq.E])
-                    south.append(e[sq.S])
-                starts.append(len(piece))
-        self.start = np.array(starts, dtype=np.int32)
-        self.piece = np.array(piece, dtype=np.int32)
-        self.east = np.array(east, dtype=np.int32)
-        self.south = np.array(south, dtype=np.int32)
-        self.rot = rot
+                bucket = i * self.nkeys + e[sq.W] * self.ncol + e[sq.N]
+                rows.append((bucket, (p, r) != want, p - 1, r, e[sq.E], e[sq.S]))
+        table = np.array(rows, dtype=np.int32).reshape(-1, 6)
+        self.table = table[np.lexsort((table[:, 1], table[:, 0]))]
+        sizes = np.bincount(self.table[:, 0], minlength=self.ncells * self.nkeys)
+        self.start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int32)
         self.left = np.array([i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)],
                              dtype=np.int32)
         self.up = np.array([i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)],
                            dtype=np.int32)
-        self.npieces = inst.n
 
     @staticmethod
     def _anchor(inst: EdgeInstance) -> tuple[int, set]:
@@ -108,11 +93,11 @@ class RowscanTables:
                     return False
         return True
 
-    def decode(self, pos) -> Solution:
-        return {
-            cell: (int(self.piece[pos[i]]) + 1, self.rot[pos[i]])
-            for i, cell in enumerate(self.cells)
-        }
+    def ordered(self, seed: int) -> tuple[np.ndarray, ...]:
+        """(piece, rot, east, south) with each bucket in a seeded random order, hints first."""
+        noise = np.random.default_rng(seed).random(len(self.table))
+        t = self.table[np.lexsort((noise, self.table[:, 1], self.table[:, 0]))]
+        return tuple(np.ascontiguousarray(t[:, k]) for k in (2, 3, 4, 5))
 
 
 class CSearcher:
@@ -120,8 +105,9 @@ class CSearcher:
 
     parallel = True
 
-    def __init__(self, t: RowscanTables):
+    def __init__(self, t: RowscanTables, seed: int):
         self.t = t
+        self.piece, self.rot, self.east, self.south = t.ordered(seed)
         n = t.ncells
         self.pos = np.zeros(n, np.int32)
         self.lim = np.zeros(n, np.int32)
@@ -137,12 +123,16 @@ class CSearcher:
     def step(self, budget: int) -> tuple[int, int]:
         t = self.t
         return _rowscan.step(
-            t.start, t.piece, t.east, t.south, t.left, t.up,
+            t.start, self.piece, self.east, self.south, t.left, t.up,
             self.pos, self.lim, self.used, self.pe, self.ps, self.state, budget,
         )  # fmt: skip
 
     def solution(self) -> Solution:
-        return self.t.decode(self.pos)
+        return _decode(self.t, self.piece, self.rot, self.pos)
+
+
+def _decode(t: RowscanTables, piece, rot, pos) -> Solution:
+    return {cell: (int(piece[pos[i]]) + 1, int(rot[pos[i]])) for i, cell in enumerate(t.cells)}
 
 
 class PySearcher:
@@ -150,12 +140,10 @@ class PySearcher:
 
     parallel = False
 
-    def __init__(self, t: RowscanTables):
+    def __init__(self, t: RowscanTables, seed: int):
         self.t = t
         self.start = t.start.tolist()
-        self.piece = t.piece.tolist()
-        self.east = t.east.tolist()
-        self.south = t.south.tolist()
+        self.piece, self.rot, self.east, self.south = (a.tolist() for a in t.ordered(seed))
         self.left = t.left.tolist()
         self.up = t.up.tolist()
         n = t.ncells
@@ -204,7 +192,7 @@ class PySearcher:
         return code, nodes
 
     def solution(self) -> Solution:
-        return self.t.decode(self.pos)
+        return _decode(self.t, self.piece, self.rot, self.pos)
 
 
 def _engine(opts: SolveOptions) -> type:
@@ -217,7 +205,7 @@ def _engine(opts: SolveOptions) -> type:
 
 
 def _restart(opts: SolveOptions) -> int:
-    raw = opts.params.get("restart", 0)
+    raw = opts.params.get("restart", RESTART_UNIT)
     try:
         val = int(float(raw))
     except ValueError:
@@ -238,15 +226,12 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
             "(it finds perfect boards only); use --backend cpsat, milp or sat"
         )
     kind = _engine(opts)
-    symmetry = not _no_symmetry(opts)
-
-    def make(seed: int):
-        return kind(RowscanTables(inst, seed, symmetry, opts.hint, opts.fix))
-
-    return runner.run(make, opts, restart=_restart(opts))
+    tables = RowscanTables(inst, not _no_symmetry(opts), opts.hint, opts.fix)
+    return runner.run(lambda seed: kind(tables, seed), opts, restart=_restart(opts))
 
 
 def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     # every solution, so no symmetry breaking
     kind = _engine(opts)
-    return runner.enumerate_all(kind(RowscanTables(inst, opts.seed, False, None, opts.fix)), opts)
+    tables = RowscanTables(inst, False, None, opts.fix)
+    return runner.enumerate_all(kind(tables, opts.seed), opts)
