@@ -174,3 +174,11 @@ def test_render_png_and_svg(tmp_path):
         assert res.returncode == 0, res.stderr
         assert out.stat().st_size > 1000
     assert "38" in (tmp_path / "h.svg").read_text() or "<svg" in (tmp_path / "h.svg").read_text()
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "milp", "search"])
+def test_order_2_has_no_magic_hexagon(tmp_path, backend):
+    path = write(tmp_path, "magichex 2 first 0\n")
+    res = run_cli("solve", path, "--backend", backend, "--threads", "1", "--json")
+    assert res.returncode == 3, res.stderr
+    assert json.loads(res.stdout)["status"] == "infeasible"
