@@ -186,28 +186,7 @@ class TantrixEncoding:
 def _fraction(params: dict, name: str, default: float) -> float:
     if name not in params:
         return default
-    return engine.convert(params, name, _unit, "a fraction in [0, 1]")
-
-
-def _unit(text: str) -> float:
-    v = float(text)
-    if not 0.0 <= v <= 1.0:
-        raise ValueError
-    return v
-
-
-def _mode(text: str) -> str:
-    t = text.lower()
-    if t not in ("sum", "max"):
-        raise ValueError
-    return t
-
-
-def _count(text: str) -> int:
-    v = int(text)
-    if v < 0:
-        raise ValueError
-    return v
+    return engine.convert(params, name, engine._fraction, "a fraction in [0, 1]")
 
 
 def configure(inst: TantrixInstance, opts: SolveOptions):
@@ -220,8 +199,8 @@ def configure(inst: TantrixInstance, opts: SolveOptions):
                          + ", ".join("--" + p.replace("_", "-") for p in sorted(PARAMS)
                                      if p != "cbgi_link"))
     cfg = engine.apply_params(DEFAULTS, params)
-    mode = engine.convert(params, "fitness", _mode, "sum or max") if "fitness" in params \
-        else "sum"
+    mode = engine.convert(params, "fitness", engine._choice("sum", "max"), "sum or max") \
+        if "fitness" in params else "sum"
     bit = _fraction(params, "bit_mutation", -1.0)
     enc = TantrixEncoding(
         inst,
@@ -231,7 +210,7 @@ def configure(inst: TantrixInstance, opts: SolveOptions):
         bin_swap=_fraction(params, "bin_swap", 0.2),
         headless=_fraction(params, "headless", 0.1),
     )
-    restarts = engine.convert(params, "restarts", _count, "an integer >= 0") \
+    restarts = engine.convert(params, "restarts", engine._count, "an integer >= 0") \
         if "restarts" in params else None
     return enc, cfg, restarts
 

@@ -57,15 +57,14 @@ class Score:
     solved: bool
     placed: int
     segments: int  # goal-colour line pieces, summed over the goals
-    holes: int
+    holes: int  # enclosed empty regions
 
 
 class Grower:
     """Develops genomes of one instance into clusters and scores them."""
 
-    avoid_holes = False  # refuse line growth that shuts in a single empty cell
     w_compact = 1.5  # weight of compactness
-    w_hole = 1.0  # full penalty, reached at hole_cap enclosed cells
+    w_hole = 1.0  # full penalty, reached at hole_cap enclosed regions
     hole_cap = 2
 
     def __init__(self, inst: TantrixInstance) -> None:
@@ -140,18 +139,6 @@ class Grower:
                     return False
             return True
 
-        def encloses(cell: Hex) -> bool:
-            """Would a tile at cell shut in an empty neighbour on all six sides?"""
-            q, r = cell
-            for dq, dr in DIRS:
-                nb = (q + dq, r + dr)
-                if nb not in board and all(
-                    (nb[0] + eq, nb[1] + er) in board or (nb[0] + eq, nb[1] + er) == cell
-                    for eq, er in DIRS
-                ):
-                    return True
-            return False
-
         def put(i: int, rot: int, cell: Hex, seg: int) -> None:
             nonlocal focal_left
             board[cell] = (i, rot)
@@ -189,7 +176,7 @@ class Grower:
             for k in range(m):
                 cell, d, seg = ends[(s + k) % m]
                 target = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
-                if target in board or (self.avoid_holes and encloses(target)):
+                if target in board:
                     continue
                 entry = OPP[d]
                 for a in (arc[o & 1], arc[1 - (o & 1)]):
@@ -258,7 +245,7 @@ class Grower:
         the longest piece; F_sum: the sum of squared piece lengths, which also rewards few long
         pieces over many short ones) and how close a loop is to closing (or, for an open line,
         that it is open); compactness (touching pairs against the most n hexagons can have);
-        and a penalty per enclosed empty cell.
+        and a penalty per enclosed empty region.
         """
         board = grown.board
         placed = len(board)
@@ -284,13 +271,13 @@ class Grower:
         touching = sum(
             1 for (q, r) in board for dq, dr in DIRS[:3] if (q + dq, r + dr) in board
         )
+        holes = count_holes(board)
         best_touch = self.max_adjacent
         if colours and self.kinds[0] == "loop" and self.carriers[colours[0]] == self.n >= 3:
             # a loop through every tile without holes has exactly 2n - 3 touching pairs
             best_touch = 2 * self.n - 3
             touching = min(touching, best_touch)
         fit += self.w_compact * touching / best_touch if best_touch else 0.0
-        holes = count_holes(board)
         fit -= self.w_hole * min(holes, self.hole_cap) / self.hole_cap
         solved = placed == self.n and holes == 0
         if self.inst.shape == "triangle":
@@ -353,22 +340,14 @@ def max_adjacencies(n: int) -> int:
 
 
 def count_holes(board) -> int:
-    """Empty cells enclosed by the cluster (flood fill from outside its bounding box)."""
-    if len(board) < 6:
-        return 0
-    qs = [c[0] for c in board]
-    rs = [c[1] for c in board]
-    q0, q1, r0, r1 = min(qs) - 1, max(qs) + 1, min(rs) - 1, max(rs) + 1
-    outside = {(q0, r0)}
-    stack = [(q0, r0)]
-    while stack:
-        q, r = stack.pop()
-        for dq, dr in DIRS:
-            nb = (q + dq, r + dr)
-            if (
-                q0 <= nb[0] <= q1 and r0 <= nb[1] <= r1
-                and nb not in board and nb not in outside
-            ):
-                outside.add(nb)
-                stack.append(nb)
-    return (q1 - q0 + 1) * (r1 - r0 + 1) - len(outside) - len(board)
+    """Enclosed empty regions of a connected cluster, by Euler's formula.
+
+    Cells are faces; with A touching pairs and T triples of mutually touching cells (shared
+    corners), V - E + F = F - A + T = 1 - holes.
+    """
+    touching = triples = 0
+    for q, r in board:
+        e, se, sw = (q + 1, r) in board, (q, r + 1) in board, (q - 1, r + 1) in board
+        touching += e + se + sw
+        triples += (e and se) + (se and sw)
+    return 1 - len(board) + touching - triples if board else 0
