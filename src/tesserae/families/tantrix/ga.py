@@ -23,9 +23,11 @@ Only the abstract of Downing's paper was available, so the numbers below are our
 his: population 100, 200 generations per run, truncation 0.5, crossover rate 0.8, one expected
 bit flip per genome, inversion 0.1, bin swap 0.2, headless chicken 0.1. The paper's title sets
 the scale (about 100 generations); the elitism (5%) and immigrant (10%) shares are the ones
-named for it. A run that ends without a solution restarts from a fresh population while the
-time (or evaluation) budget lasts (`--restarts N` caps the extra runs; without any budget one
-run is made).
+named for it. Two additions of ours: after 10 generations without progress the best genome
+gets a short hill climb (4 moves per tile: turn a tile the other way, trade two tiles' places
+in the order, or a mutation; `--stall 0` turns it off), and a run that ends without a solution
+restarts from a fresh population while the time (or evaluation) budget lasts (`--restarts N`
+caps the extra runs; without any budget one run is made).
 
 `solve` returns SOLVED only when the decoded cluster passes the family's verify (the pipeline
 checks again); otherwise TIMEOUT with the best individual's cluster. Improving clusters are
