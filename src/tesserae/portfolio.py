@@ -198,6 +198,8 @@ class Portfolio:
             objective=self.opts.objective,
             params=self.cfg.params_for(backend),
             stream=backend == "ga" or bool(self.opts.objective),
+            deadline=None if self.deadline is None
+            else time.time() + (self.deadline - time.perf_counter()),
             **extra,
         )
         if role in ("hint", "cbgi"):

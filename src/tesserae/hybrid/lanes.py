@@ -29,6 +29,7 @@ from ..core.errors import InputError
 from ..core.family import load_instance
 from ..core.result import Outcome, Solution, SolveOptions, Status
 
+MARGIN = 0.3  # seconds left to hand the answer back before the parent's deadline
 POLL = 0.05  # seconds between looks at flags and queues; never block on an Event (cpython#75158)
 
 
@@ -49,6 +50,7 @@ class LaneSpec:
     complete_hint: bool = False  # complete a hint by a quick solve with it fixed (see below)
     stream: bool = False  # forward improving solutions (opts.on_solution) to the parent
     cbgi: bool = False  # connect the GA's converged-gene reports and releases
+    deadline: float | None = None  # wall clock (time.time()) by which the answer is due
 
 
 class LaneStop:
@@ -83,25 +85,36 @@ def _orphan_guard(stop: LaneStop, grace: float = 5.0) -> None:
 
 
 class _Throttle:
-    """Forward improving solutions at most every `gap` seconds; always the best one."""
+    """Forward improving solutions at most every `gap` seconds, the newest always.
+
+    A background flush sends a held solution even when no further improvement comes.
+    """
 
     def __init__(self, out, name: str, gap: float = 0.1) -> None:
         self.out, self.name, self.gap = out, name, gap
-        self.last = 0.0
+        self.lock = threading.Lock()
         self.pending: tuple | None = None
+        self.done = threading.Event()
+        threading.Thread(target=self._loop, daemon=True).start()
 
     def __call__(self, solution: Solution, fitness: float | None) -> None:
-        self.pending = (dict(solution), fitness)
-        now = time.monotonic()
-        if now - self.last >= self.gap:
+        with self.lock:
+            self.pending = (dict(solution), fitness)
+
+    def _loop(self) -> None:
+        while not self.done.is_set():  # a thread-local Event: safe to poll
             self.flush()
-            self.last = now
+            time.sleep(self.gap)
 
     def flush(self) -> None:
-        if self.pending is not None:
-            sol, fit = self.pending
-            self.out.put(("elite", self.name, sol, fit))
-            self.pending = None
+        with self.lock:
+            held, self.pending = self.pending, None
+        if held is not None:
+            self.out.put(("elite", self.name, *held))
+
+    def close(self) -> None:
+        self.done.set()
+        self.flush()
 
 
 def complete(family_backend, instance, opts: SolveOptions, hint: Solution, limit: float):
@@ -174,9 +187,13 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
             opts.time_limit = max(0.05, spec.time_limit - (time.perf_counter() - t0))
     if spec.cbgi:
         _connect_cbgi(opts, spec.name, out, ctrl)
+    if spec.deadline is not None:
+        # the lane's start-up and model building count against the parent's deadline
+        left = spec.deadline - time.time() - MARGIN
+        opts.time_limit = max(0.05, min(left, opts.time_limit or left))
     outcome = mod.solve(instance, opts)
     if throttle is not None:
-        throttle.flush()
+        throttle.close()
     outcome.stats.update(extra)
     return outcome
 
