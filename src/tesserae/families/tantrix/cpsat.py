@@ -1,0 +1,381 @@
+"""Tantrix as a CP-SAT model.
+
+Rules, as the model states them (on a `Layout`: a board, a triangle or a hexagon of cells
+around a pinned tile):
+- x[cell, tile, rot]: at most one placement per cell, every tile used as often as listed;
+- z[cell, d, colour] is the colour shown at edge d; touching edges of two placed tiles agree
+  (the golden rule, as clauses);
+- each goal colour is routed through `add_circuit` over the cells: a cell whose tile carries
+  the colour is on the circuit, others take their self-loop; an undirected link is the sum of
+  two arc literals; an open line closes through a dummy node joined to its two open ends;
+- no holes: for a connected cluster on the hex lattice, touching pairs minus filled triangles
+  equals tiles minus one (Euler), stated linearly; a loop through every tile also has at
+  least 2n - 3 touching pairs (n links plus n - 3 inside it, the turning-angle count);
+- connectivity comes from a goal line through every tile, else from a single-commodity flow;
+- free shapes: the hexagon grows until the puzzle fits; the pinned tile removes translations
+  and rotations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+from ortools.sat.python import cp_model
+
+from ...backends import cpsat as runner
+from ...core import hexgrid as hx
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from . import catalogue as cat
+from .model import TantrixInstance
+from .region import (
+    Layout,
+    candidate_colours,
+    covering_colour,
+    fixed_layout,
+    fixed_loop_colours,
+    free_layout,
+    free_radius_limit,
+)
+
+
+class TantrixCpsat:
+    def __init__(self, layout: Layout):
+        self.layout = lay = layout
+        self.inst = inst = layout.inst
+        m = self.model = cp_model.CpModel()
+        self.x: dict[tuple, cp_model.IntVar] = {}
+        self.y: dict = {}
+        by_cell: dict = {c: [] for c in lay.cells}
+        by_tile: dict = {t: [] for t in inst.types()}
+        self.at: dict = {c: [] for c in lay.cells}  # cell -> [((cell, tile, rot), x)]
+        for c in lay.cells:
+            for t, rot in lay.placements(c):
+                v = self.x[c, t, rot] = m.new_bool_var(f"x{c}_{t}_{rot}")
+                self.at[c].append(((c, t, rot), v))
+                by_cell[c].append(v)
+                by_tile[t].append(v)
+        for c in lay.cells:
+            y = self.y[c] = m.new_bool_var(f"y{c}")
+            m.add(sum(by_cell[c]) == y)
+            if lay.all_filled:
+                m.add(y == 1)
+        counts = inst.counts()
+        for t, vs in by_tile.items():
+            m.add(sum(vs) == counts[t])
+        if lay.pin is not None:
+            m.add(self.y[lay.pin[0]] == 1)
+
+        # shown colours; only colours some tile carries
+        used = sorted({k for t in inst.types() for k in cat.colours(t)}, key=cat.COLOURS.index)
+        self.z: dict[tuple, object] = {}
+        for c in lay.cells:
+            for d in range(6):
+                for k in used:
+                    terms = [v for (_c, t, rot), v in self.at[c] if cat.edges(t, rot)[d] == k]
+                    if not terms:
+                        self.z[c, d, k] = 0
+                    elif len(terms) == 1:
+                        self.z[c, d, k] = terms[0]
+                    else:
+                        z = self.z[c, d, k] = m.new_bool_var(f"z{c}_{d}_{k}")
+                        m.add(sum(terms) == z)
+        # golden rule: a colour shown towards a placed neighbour is shown back
+        for a, d, b in lay.pairs:
+            for k in used:
+                za, zb = self.z[a, d, k], self.z[b, hx.opposite(d), k]
+                if _false(za) and _false(zb):
+                    continue
+                self._implies_if(za, self.y[b], zb)
+                self._implies_if(zb, self.y[a], za)
+
+        self._edges_and_triangles()
+        self._goals(used)
+        if covering_colour(inst) is None and not lay.all_filled:
+            self._connect()
+
+    # ------------------------------------------------------------------ helpers
+    # Literals are model Booleans or the Python constants 0 and 1, folded away here.
+    def _implies_if(self, a, cond, b) -> None:
+        """a and cond -> b."""
+        if _false(a) or _false(cond) or _true(b):
+            return
+        lits = [v.Not() for v in (a, cond) if not _true(v)]
+        if not _false(b):
+            lits.append(b)
+        self.model.add_bool_or(lits)
+
+    def _not(self, v):
+        return 1 - v if isinstance(v, int) else v.Not()
+
+    def _and(self, lits: list, name: str):
+        """A literal equal to the conjunction of literals."""
+        if any(_false(v) for v in lits):
+            return 0
+        lits = [v for v in lits if not _true(v)]
+        if not lits:
+            return 1
+        if len(lits) == 1:
+            return lits[0]
+        v = self.model.new_bool_var(name)
+        self.model.add_bool_and(lits).only_enforce_if(v)
+        self.model.add_bool_or([lit.Not() for lit in lits] + [v])
+        return v
+
+    # ------------------------------------------------------------------ shape
+    def _edges_and_triangles(self) -> None:
+        lay, m, y = self.layout, self.model, self.y
+        n = self.inst.n
+        if lay.all_filled:
+            return  # a full board or triangle has neither holes nor gaps
+        self.shared = {(a, b): self._and([y[a], y[b]], f"e{a}{b}") for a, _d, b in lay.pairs}
+        tris = [self._and([y[a], y[b], y[c]], f"t{a}{b}{c}") for a, b, c in lay.triangles]
+        # Euler on the triangulated cluster: tiles - shared + triangles = parts - holes = 1
+        m.add(sum(self.shared.values()) - sum(tris) == n - 1)
+        cover = covering_colour(self.inst)
+        if cover is not None and cover in fixed_loop_colours(self.inst):
+            m.add(sum(self.shared.values()) >= 2 * n - 3)
+
+    def _connect(self) -> None:
+        """Single-commodity flow from a root cell: every other tile receives one unit."""
+        lay, m, y = self.layout, self.model, self.y
+        n = self.inst.n
+        if lay.pin is not None:
+            root = {c: int(c == lay.pin[0]) for c in lay.cells}
+        else:
+            root = {c: m.new_bool_var(f"root{c}") for c in lay.cells}
+            m.add(sum(root.values()) == 1)
+            for c in lay.cells:
+                m.add_implication(root[c], y[c])
+        inflow: dict = {c: [] for c in lay.cells}
+        outflow: dict = {c: [] for c in lay.cells}
+        for a, _d, b in lay.pairs:
+            e = self.shared[a, b]
+            for u, v in ((a, b), (b, a)):
+                f = m.new_int_var(0, n - 1, f"f{u}{v}")
+                m.add(f <= (n - 1) * e)
+                outflow[u].append(f)
+                inflow[v].append(f)
+        for c in lay.cells:
+            m.add(sum(inflow[c]) - sum(outflow[c]) == y[c] - n * root[c])
+
+    # ------------------------------------------------------------------ goals
+    def _goals(self, used: list[str]) -> None:
+        inst, m = self.inst, self.model
+        goals = inst.goals
+        if not goals:
+            return
+        cands = [k for k in candidate_colours(inst) if k in used]
+        sel: dict = {}
+        for gi, g in enumerate(goals):
+            opts = [g.colour] if g.colour != "any" else [
+                k for k in cands if k not in inst.goal_colours()]
+            if g.colour != "any":
+                sel[gi, g.colour] = 1
+            else:
+                for k in opts:
+                    sel[gi, k] = m.new_bool_var(f"sel{gi}_{k}")
+                m.add_exactly_one([sel[gi, k] for k in opts])
+        for k in cands:
+            mine = [(gi, v) for (gi, kk), v in sel.items() if kk == k]
+            if not mine:
+                continue
+            if all(_true(v) for _, v in mine):
+                active, line = 1, int(goals[mine[0][0]].kind == "line")
+            else:
+                m.add(sum(v for _, v in mine) <= 1)
+                active = m.new_bool_var(f"active_{k}")
+                m.add(sum(v for _, v in mine) == active)
+                lines = [v for gi, v in mine if goals[gi].kind == "line"]
+                line = m.new_bool_var(f"line_{k}") if lines else 0
+                if lines:
+                    m.add(sum(lines) == line)
+            self._route(k, active, line)
+
+    def _route(self, k: str, active, line) -> None:
+        """One circuit for colour k: a loop, or a line closed through a dummy node."""
+        lay, m, y, z = self.layout, self.model, self.y, self.z
+        node = {c: i for i, c in enumerate(lay.cells)}
+        dummy = len(node)
+        arcs = []
+        directed: dict = {}  # (cell, neighbour) -> arc literal
+        carries: dict = {}
+        for c in lay.cells:
+            terms = [v for (_c, t, rot), v in self.at[c] if k in cat.colours(t)]
+            h = m.new_bool_var(f"h{c}_{k}")
+            m.add(sum(terms) == h)
+            carries[c] = self._and([h, active], f"on{c}_{k}")
+            if not _true(carries[c]):
+                arcs.append((node[c], node[c], self._not(carries[c])))
+        # links between touching cells both showing k
+        for a, d, b in lay.pairs:
+            za, zb = z[a, d, k], z[b, hx.opposite(d), k]
+            link = self._and([za, zb, active], f"l{a}{b}_{k}")
+            if _false(link):
+                continue
+            fw, bw = m.new_bool_var(f"a{a}{b}_{k}"), m.new_bool_var(f"a{b}{a}_{k}")
+            m.add(fw + bw == link)
+            arcs += [(node[a], node[b], fw), (node[b], node[a], bw)]
+            directed[a, b], directed[b, a] = fw, bw
+        # open ends: colour k shown towards an empty or outside cell
+        ends: dict = {c: [] for c in lay.cells}
+        loop_on = active if _false(line) else self._and([active, line.Not()], f"loop_{k}")
+        for c in lay.cells:
+            for d in range(6):
+                zc = z[c, d, k]
+                if _false(zc):
+                    continue
+                nb = hx.neighbour(c, d)
+                free = y[nb].Not() if nb in y else 1
+                self._implies_if(zc, loop_on, y[nb] if nb in y else 0)
+                if _false(line):
+                    continue
+                ends[c].append(self._and([zc, free, line, active], f"end{c}_{d}_{k}"))
+        if not _false(line):
+            all_ends = [v for vs in ends.values() for v in vs]
+            m.add(sum(all_ends) == 2).only_enforce_if(line)
+            for c in lay.cells:
+                if not ends[c]:
+                    continue
+                into, out = m.new_bool_var(f"in{c}_{k}"), m.new_bool_var(f"out{c}_{k}")
+                m.add(into + out == sum(ends[c]))
+                arcs += [(dummy, node[c], into), (node[c], dummy, out)]
+            arcs.append((dummy, dummy, line.Not()))
+        else:
+            arcs.append((dummy, dummy, 1))
+        on_nodes = [v for v in carries.values() if not _false(v)]
+        need = m.add(sum(on_nodes) >= 1)  # the empty circuit is no loop
+        if not _true(active):
+            need.only_enforce_if(active)
+        m.add_circuit([(u, v, self._lit(lit)) for u, v, lit in arcs])
+        if _true(active) and _false(line):
+            self._orient(k, directed, carries)
+
+    def _orient(self, k: str, directed: dict, carries: dict) -> None:
+        """Redundant rules for a loop of fixed colour k, traversed along the circuit's arcs:
+        p[c, i, j] says the loop enters c through edge i and leaves through edge j; the turns
+        add up to one full clockwise or anticlockwise turn, and every edge on the loop's
+        inner side faces a tile (no holes inside the loop)."""
+        lay, m, y = self.layout, self.model, self.y
+        cw = m.new_bool_var(f"cw_{k}")
+        turns = []
+        for c in lay.cells:
+            if _false(carries[c]):
+                continue
+            ins = {i: directed.get((hx.neighbour(c, i), c)) for i in range(6)}
+            outs = {j: directed.get((c, hx.neighbour(c, j))) for j in range(6)}
+            arcs_here: dict = {}
+            for (_c, t, rot), v in self.at[c]:
+                ends = cat.arc(t, rot, k)
+                if ends is not None:
+                    arcs_here.setdefault(frozenset(ends), []).append(v)
+            p: dict = {}
+            for pair in arcs_here:
+                i, j = sorted(pair)
+                for a, b in ((i, j), (j, i)):
+                    if ins[a] is not None and outs[b] is not None:
+                        p[a, b] = m.new_bool_var(f"p{c}_{a}{b}_{k}")
+            for i in range(6):
+                row = [v for (a, _b), v in p.items() if a == i]
+                if ins[i] is not None:
+                    m.add(sum(row) == ins[i])
+                col = [v for (_a, b), v in p.items() if b == i]
+                if outs[i] is not None:
+                    m.add(sum(col) == outs[i])
+            for pair, xs in arcs_here.items():
+                i, j = sorted(pair)
+                m.add(sum(xs) == sum(p.get(ab, 0) for ab in ((i, j), (j, i))))
+            for (i, j), v in p.items():
+                turns.append(TURN[(j - i - 3) % 6] * v)
+                for e in range(1, 6):
+                    d = (j + e) % 6
+                    if d == i:
+                        break
+                    self._implies_if(v, cw, y.get(hx.neighbour(c, d), 0))
+                for e in range(1, 6):
+                    d = (i + e) % 6
+                    if d == j:
+                        break
+                    self._implies_if(v, cw.Not(), y.get(hx.neighbour(c, d), 0))
+        m.add(sum(turns) == 12 * cw - 6)
+        if lay.pin is not None:  # the pinned tile leaves through the later end of its arc
+            c = lay.pin[0]
+            ends = cat.arc(lay.pin[1], lay.pin[2], k)
+            if ends is not None and (c, hx.neighbour(c, ends[1])) in directed:
+                m.add(directed[c, hx.neighbour(c, ends[1])] == 1)
+
+    def _lit(self, v):
+        return self.model.new_constant(v) if isinstance(v, int) else v
+
+    # ------------------------------------------------------------------ the runner seam
+    def decode(self, value) -> Solution:
+        return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v)}
+
+    def hint(self, solution: Solution) -> None:
+        self.model.clear_hints()
+        for (c, t, rot), v in self.x.items():
+            self.model.add_hint(v, solution.get(c) == (t, rot))
+
+    def fix(self, partial: Solution) -> None:
+        for c, (t, rot) in partial.items():
+            v = self.x.get((c, t, rot))
+            if v is None:
+                self.model.add_bool_or([])  # the partial assignment cannot be honoured here
+            else:
+                self.model.add(v == 1)
+
+
+# turn of the loop by (exit - entry - 3) mod 6, in clockwise 60-degree steps
+TURN = {0: 0, 1: 1, 2: 2, 4: -2, 5: -1}
+
+
+def _false(v) -> bool:
+    return isinstance(v, int) and v == 0
+
+
+def _true(v) -> bool:
+    return isinstance(v, int) and v == 1
+
+
+# ---------------------------------------------------------------------- solving
+def _first_radius(inst: TantrixInstance) -> int:
+    """A hexagon holding about twice as many cells as tiles: room for thin loop shapes."""
+    r = 1
+    while 3 * r * (r + 1) + 1 < 2 * inst.n:
+        r += 1
+    return min(r, free_radius_limit(inst))
+
+
+def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:
+    if inst.shape != "free":
+        compiled = TantrixCpsat(fixed_layout(inst))
+        return runner.enumerate_all(compiled, opts) if enumerate_all else runner.run(
+            compiled, opts)
+    return _solve_free(inst, opts, enumerate_all)
+
+
+def _solve_free(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool) -> Outcome:
+    """Grow the hexagon around the pinned tile until a solution appears (or none can)."""
+    limit = free_radius_limit(inst)
+    start = time.perf_counter()
+    radius = opts.params.get("radius") or (limit if enumerate_all else _first_radius(inst))
+    tried = []
+    while True:
+        left = None if opts.time_limit is None else opts.time_limit - (time.perf_counter() - start)
+        if left is not None and left <= 0:
+            return Outcome(Status.TIMEOUT, stats={"radii": tried})
+        compiled = TantrixCpsat(free_layout(inst, radius))
+        sub = dataclasses.replace(opts, time_limit=left)
+        out = runner.enumerate_all(compiled, sub) if enumerate_all else runner.run(compiled, sub)
+        tried.append(radius)
+        out.stats["radii"] = tried
+        if out.status != Status.INFEASIBLE or radius >= limit:
+            return out
+        radius += 1
+
+
+def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    """Every solution with the pinned tile at the origin, unturned, in a region large enough
+    for any solution: each class up to translation and rotation then appears once per copy of
+    the pinned tile (once when it is used once)."""
+    return solve(inst, opts, enumerate_all=True)
