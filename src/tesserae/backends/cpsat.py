@@ -31,7 +31,10 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     p.random_seed = int(opts.seed)
     p.log_search_progress = bool(opts.verbose)
     for key, val in {**opts.params.get("cpsat", {}), **params}.items():
-        setattr(p, key, val)
+        if isinstance(val, list | tuple):  # repeated fields (subsolvers, ...)
+            getattr(p, key).extend(val)
+        else:
+            setattr(p, key, val)
     return solver
 
 
