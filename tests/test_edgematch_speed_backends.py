@@ -1,0 +1,161 @@
+"""The fast edge-matching backends: the rowscan search (compiled and Python) and CP-SAT.
+
+Small public instances solve to a verified board through the CLI; fixed pieces are honoured;
+an impossible board is proven infeasible; a tiny time limit on a hard board ends in a timeout.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import E2_DATA, needs_e2_data, run_cli
+
+from tesserae.core.result import SolveOptions, Status
+from tesserae.core.solve import solve_file
+from tesserae.families.edgematch import search
+from tesserae.families.edgematch.model import read_instance, verify
+
+BRENDAN = E2_DATA / "brendan"
+pytestmark = needs_e2_data()
+
+
+def solve_json(*args: str) -> tuple[int, dict]:
+    proc = run_cli("solve", *args, "--json", "--threads", "1", timeout=200)
+    assert proc.stdout.strip(), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("backend", ["search", "cpsat"])
+@pytest.mark.parametrize(
+    "path", [BRENDAN / "pieces_04x04.txt", BRENDAN / "pieces_05x05.txt", E2_DATA / "clue1.txt"]
+)
+def test_small_public_instances_solve_verified(backend, path):
+    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "120")
+    assert code == 0
+    assert data["status"] == "solved" and data["verified"] is True
+    assert data["backend"] == backend
+    if backend == "search":
+        assert data["stats"]["nodes"] > 0
+        assert data["stats"]["engine"] == ("c" if search._rowscan else "python")
+
+
+def test_python_engine_solves_and_reports_itself():
+    code, data = solve_json(
+        str(BRENDAN / "pieces_05x05.txt"), "--backend", "search", "--engine", "python"
+    )
+    assert code == 0 and data["status"] == "solved" and data["verified"]
+    assert data["stats"]["engine"] == "python"
+
+
+def _instance_with(tmp_path, pieces_file, fixed_lines: list[str]):
+    lines = [ln for ln in pieces_file.read_text().splitlines() if ln and not ln.startswith("#")]
+    w, h = lines[0].split()
+    text = "\n".join([f"edgematch {w} {h}", *lines[1:], *fixed_lines]) + "\n"
+    path = tmp_path / "fixed.txt"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("backend", ["search", "cpsat"])
+def test_fixed_piece_is_honoured(tmp_path, backend):
+    # piece 13 turned once sits at row 2, column 1 in the known solution of this board
+    path = _instance_with(tmp_path, BRENDAN / "pieces_04x04.txt", ["fixed 2 1 13 1"])
+    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60")
+    assert code == 0 and data["status"] == "solved" and data["verified"]
+    assert data["solution"]["board"][2][1] == [13, 1]
+
+
+def test_search_honours_fix_option():
+    inst = read_instance(BRENDAN / "pieces_04x04.txt")
+    opts = SolveOptions(time_limit=30, threads=1, fix={(1, 1): (14, 3)})
+    out = search.solve(inst, opts)
+    assert out.status == Status.SOLVED
+    assert out.solution[(1, 1)] == (14, 3)
+    assert verify(inst, out.solution).ok
+
+
+IMPOSSIBLE_3X3 = """edgematch 3 3
+# the frame shows colour 1 inwards everywhere, the inner piece has only colour 2
+0 0 5 5
+0 0 5 5
+5 0 0 5
+5 5 0 0
+0 5 1 5
+0 5 1 5
+0 5 1 5
+0 5 1 5
+2 2 2 2
+"""
+
+
+@pytest.mark.parametrize("backend", ["search", "cpsat"])
+def test_impossible_board_is_infeasible(tmp_path, backend):
+    path = tmp_path / "impossible.txt"
+    path.write_text(IMPOSSIBLE_3X3)
+    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60")
+    assert code == 3
+    assert data["status"] == "infeasible" and data["solution"] is None
+
+
+@pytest.mark.parametrize("backend", ["search", "cpsat"])
+def test_tiny_time_limit_on_a_hard_board_times_out(backend):
+    code, data = solve_json(
+        str(BRENDAN / "pieces_10x10.txt"), "--backend", backend, "--time-limit", "0.3"
+    )
+    assert code == 4
+    assert data["status"] == "timeout" and data["verified"] is False
+
+
+def test_search_refuses_the_optimisation_mode():
+    proc = run_cli(
+        "solve", BRENDAN / "pieces_04x04.txt", "--backend", "search", "--objective", "matches"
+    )
+    assert proc.returncode == 2
+    assert "not supported by the search backend" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_search_rejects_a_bad_restart_value():
+    proc = run_cli(
+        "solve", BRENDAN / "pieces_04x04.txt", "--backend", "search", "--restart", "-5"
+    )
+    assert proc.returncode == 2 and "--restart" in proc.stderr
+
+
+def test_search_and_cpsat_count_the_same_solutions():
+    # every board, rotations included (counting switches symmetry breaking off)
+    counts = {}
+    for backend in ("search", "cpsat"):
+        code, data = solve_json(
+            str(BRENDAN / "pieces_04x04.txt"), "--backend", backend, "--count",
+            "--time-limit", "120",
+        )  # fmt: skip
+        assert code == 0 and data["verified"]
+        counts[backend] = data["count_raw"]
+    assert counts["search"] == counts["cpsat"] > 0
+    assert counts["search"] % 4 == 0  # a square board's four turns of each solution
+
+
+# the quick ones; scripts/solve_e2_data.py runs them all (Heule's 7x7s vary a lot in time)
+QUICK_E2 = [
+    "clue1.txt", "clue3.txt", "heule_em_7_4_9.txt", "brendan/pieces_04x04.txt",
+    "brendan/pieces_05x05.txt",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", QUICK_E2)
+def test_public_e2_data_solved_by_cpsat_and_checked(name):
+    res = solve_file(E2_DATA / name, "cpsat", SolveOptions(time_limit=120, threads=1))
+    assert res.status == Status.SOLVED and res.verified
+    inst = read_instance(E2_DATA / name)
+    board = res.solution["board"]
+    sol = {(r, c): tuple(board[r][c]) for r in range(inst.height) for c in range(inst.width)}
+    assert verify(inst, sol).ok
+
+
+def test_cpsat_boolean_model_solves_and_honours_a_fixed_piece(tmp_path):
+    path = _instance_with(tmp_path, BRENDAN / "pieces_04x04.txt", ["fixed 1 2 16 3"])
+    code, data = solve_json(str(path), "--backend", "cpsat", "--model", "bool")
+    assert code == 0 and data["status"] == "solved" and data["verified"]
+    assert data["solution"]["board"][1][2] == [16, 3]
