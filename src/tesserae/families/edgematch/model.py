@@ -110,7 +110,7 @@ def _check_counts(inst: EdgeInstance, path: str) -> None:
         if kinds[k] != want[k]:
             raise InputError(
                 f"wrong piece counts for a {w}x{h} board: expected {want[k]} {k} pieces "
-                f"({ {'corner': 'two', 'border': 'one', 'inner': 'no'}[k]} grey edges), "
+                f"({ {'corner': 'two', 'border': 'one', 'inner': 'no'}[k] } grey edges), "
                 f"found {kinds[k]}",
                 path,
             )
@@ -374,8 +374,12 @@ def solution_from_cells(inst: EdgeInstance, cells: list[Edges], path: str) -> So
             tuple(e), []
         )
         if not cands:
-            raise InputError(f"cell {i // inst.width},{i % inst.width} shows edges {e}, which "
-                             "match no piece of the instance", path, 1)
+            raise InputError(
+                f"cell {i // inst.width},{i % inst.width} shows edges {e}, which "
+                "match no piece of the instance",
+                path,
+                1,
+            )
         sol[(i // inst.width, i % inst.width)] = cands[0]
         used.add(cands[0][0])
     return sol
@@ -426,11 +430,17 @@ def verify(inst: EdgeInstance, sol: Solution, objective: str | None = None) -> R
         frame = sq.frame_sides(cell, w, h)
         for s in range(4):
             if s in frame and e[s] != 0:
-                rep.add("frame", f"piece {p}/{r} at {cell} shows colour {e[s]} to the frame "
-                        f"on its {sq.SIDE_NAMES[s]} side; expected grey 0")
+                rep.add(
+                    "frame",
+                    f"piece {p}/{r} at {cell} shows colour {e[s]} to the frame "
+                    f"on its {sq.SIDE_NAMES[s]} side; expected grey 0",
+                )
             if s not in frame and e[s] == 0:
-                rep.add("frame", f"piece {p}/{r} at {cell} shows grey inside the board on its "
-                        f"{sq.SIDE_NAMES[s]} side")
+                rep.add(
+                    "frame",
+                    f"piece {p}/{r} at {cell} shows grey inside the board on its "
+                    f"{sq.SIDE_NAMES[s]} side",
+                )
     mismatches = []
     for a, side, b in sq.joins(w, h):
         if a in valid and b in valid:
@@ -493,7 +503,9 @@ class EdgeMatchFamily(Family):
                 elif isinstance(item, list) and len(item) == 2:
                     toks.append(f"{item[0]}/{item[1]}")
                 else:
-                    raise InputError(f"board row {r}: expected [piece, rot], found {item!r}", path, 1)
+                    raise InputError(
+                        f"board row {r}: expected [piece, rot], found {item!r}", path, 1
+                    )
             recs.append(Record(1, toks, path))
         return parse_board(instance, recs, path)
 
@@ -511,7 +523,10 @@ class EdgeMatchFamily(Family):
     def solution_json(self, instance, solution) -> dict:
         return {
             "board": [
-                [list(solution[(r, c)]) if (r, c) in solution else None for c in range(instance.width)]
+                [
+                    list(solution[(r, c)]) if (r, c) in solution else None
+                    for c in range(instance.width)
+                ]
                 for r in range(instance.height)
             ]
         }
