@@ -1,0 +1,49 @@
+"""Time the Tantrix backends on shipped puzzles: one row per puzzle and backend.
+
+    .venv/bin/python scripts/bench_tantrix.py [--time-limit 60] [--threads 2] [GLOB ...]
+
+Prints a table (puzzle, backend, status, seconds, MILP cut rounds). Timings on a shared
+machine vary; run it on an otherwise idle one for comparable numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions
+from tesserae.core.solve import finish, run_backend
+from tesserae.families.tantrix.model import FAMILY
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("globs", nargs="*", default=["tantrix_*.txt"])
+    ap.add_argument("--backends", default="cpsat")
+    ap.add_argument("--time-limit", type=float, default=60)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    paths = sorted({p for g in args.globs for p in (ROOT / "instances").glob(g)})
+    print(f"{'puzzle':28} {'backend':8} {'status':10} {'seconds':>8} {'rounds':>6}")
+    for path in paths:
+        inst = FAMILY.read_instance(path)
+        for backend in args.backends.split(","):
+            opts = SolveOptions(time_limit=args.time_limit, threads=args.threads)
+            t0 = time.perf_counter()
+            try:
+                out = run_backend(FAMILY, inst, backend, opts)
+            except InputError as exc:
+                print(f"{path.stem:28} {backend:8} {'n/a':10} ({exc})")
+                continue
+            res = finish(FAMILY, inst, str(path), backend, out, opts, time.perf_counter() - t0)
+            rounds = res.stats.get("rounds", "")
+            print(f"{path.stem:28} {backend:8} {res.status.value:10} {res.seconds:8.2f} "
+                  f"{rounds!s:>6}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
