@@ -219,7 +219,7 @@ class TantrixCpsat:
             directed[a, b], directed[b, a] = fw, bw
         # open ends: colour k shown towards an empty or outside cell
         ends: dict = {c: [] for c in lay.cells}
-        loop_on = active if _false(line) else self._and([active, line.Not()], f"loop_{k}")
+        loop_on = active if _false(line) else self._and([active, self._not(line)], f"loop_{k}")
         for c in lay.cells:
             for d in range(6):
                 zc = z[c, d, k]
@@ -233,14 +233,16 @@ class TantrixCpsat:
                 ends[c].append(self._and([zc, free, line, active], f"end{c}_{d}_{k}"))
         if not _false(line):
             all_ends = [v for vs in ends.values() for v in vs]
-            m.add(sum(all_ends) == 2).only_enforce_if(line)
+            two = m.add(sum(all_ends) == 2)
+            if not _true(line):
+                two.only_enforce_if(line)
             for c in lay.cells:
                 if not ends[c]:
                     continue
                 into, out = m.new_bool_var(f"in{c}_{k}"), m.new_bool_var(f"out{c}_{k}")
                 m.add(into + out == sum(ends[c]))
                 arcs += [(dummy, node[c], into), (node[c], dummy, out)]
-            arcs.append((dummy, dummy, line.Not()))
+            arcs.append((dummy, dummy, self._not(line)))
         else:
             arcs.append((dummy, dummy, 1))
         on_nodes = [v for v in carries.values() if not _false(v)]
