@@ -487,6 +487,16 @@ def evolve(
 
 
 # --- command-line parameters ------------------------------------------------------------------
+def hint_seeds(encoding: Encoding, hint) -> list[np.ndarray]:
+    """Genomes to seed the population with: the encoded hint, if the encoding can take it."""
+    if not hint or not hasattr(encoding, "encode"):
+        return []
+    try:
+        return [encoding.encode(hint)]
+    except ValueError:
+        return []  # a partial hint cannot seed a complete genome
+
+
 def _bool(text: str) -> bool:
     t = text.lower()
     if t in ("1", "true", "on", "yes"):

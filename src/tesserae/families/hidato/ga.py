@@ -168,12 +168,7 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     if enc.length == 0:
         sol = enc.decode(np.zeros(0, int))
         return Outcome(Status.SOLVED, sol, enc.target, stats={"evaluations": 0})
-    seeds = []
-    if opts.hint:
-        try:
-            seeds.append(enc.encode(opts.hint))
-        except ValueError:
-            pass  # a partial hint cannot seed a permutation
+    seeds = engine.hint_seeds(enc, opts.hint)
     res = engine.evolve(enc, cfg, opts, seeds)
     stats = {**res.stats(), "max_fitness": enc.target, "seconds": round(res.seconds, 4)}
     status = Status.SOLVED if res.solved else Status.TIMEOUT

@@ -140,12 +140,7 @@ def config(opts: SolveOptions) -> tuple[engine.GAConfig, int, int]:
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     cfg, swaps, polish = config(opts)
     enc = MagicHexEncoding(inst, swaps, polish)
-    seeds = []
-    if opts.hint:
-        try:
-            seeds.append(enc.encode(opts.hint))
-        except ValueError:
-            pass  # a partial hint cannot seed a permutation
+    seeds = engine.hint_seeds(enc, opts.hint)
     if enc.target is not None and len(enc.movable) < 2:
         genome = enc.random(np.random.default_rng(opts.seed), 1)[0]
         fit = float(enc.fitness(genome[None])[0])
