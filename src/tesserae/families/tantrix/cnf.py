@@ -1,0 +1,102 @@
+"""Tantrix on a fixed board as CNF (PySAT; CaDiCaL by default), the MILP model's rules as
+clauses:
+- x[cell, tile, rot] per allowed placement; y[cell] <-> some placement in the cell; at most
+  one placement per cell (y forced on a board the tiles fill); each tile type exactly its
+  multiplicity (cardinality encodings from `pysat.card`, numbered by the shared IDPool);
+- z[cell, d, k] <-> some placement shows colour k at edge d;
+- golden rule: z[a, d, k] and y[b] imply z[b, d+3, k]; a goal loop colour implies y of the
+  cell it faces;
+- lazily (`separate`, clauses added to the running solver): a closed loop of colour k
+  through fewer tiles than carry k is forbidden by "not all of its links" (any board with
+  those links has that short loop); holes and disconnected groups by the clauses of the
+  MILP's cuts (a tile around the hole missing or a board cell inside filled; a tile next to
+  the group, or one of the group missing).
+"""
+
+from __future__ import annotations
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import CNF, IDPool
+
+from ...backends import cnf as runner
+from ...core import hexgrid as hx
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions
+from .lazy import Table, layout_for, violations
+from .model import TantrixInstance
+
+PARAMS = ("solver",)
+
+
+class TantrixCnf:
+    def __init__(self, inst: TantrixInstance):
+        self.table = table = Table(layout_for(inst, "sat"))
+        lay = table.layout
+        pool = self.vpool = IDPool()
+        cnf = self.clauses = CNF()
+        self.x = {pl: pool.id(("x", pl)) for pls in table.at.values() for pl in pls}
+        self.y = {c: pool.id(("y", c)) for c in lay.cells}
+        for c, pls in table.at.items():
+            lits = [self.x[pl] for pl in pls]
+            cnf.append([-self.y[c], *lits])
+            cnf.extend([[-v, self.y[c]] for v in lits])
+            cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+            if lay.all_filled:
+                cnf.append([self.y[c]])
+        by_tile: dict[int, list[int]] = {}
+        for pl, v in self.x.items():
+            by_tile.setdefault(pl[1], []).append(v)
+        for t, n in inst.counts().items():
+            lits = by_tile.get(t, [])
+            if len(lits) < n:
+                cnf.append([])  # the tile cannot be placed often enough anywhere
+                continue
+            cnf.extend(CardEnc.equals(lits, n, vpool=pool, encoding=EncType.totalizer).clauses)
+
+        self.z: dict[tuple, int] = {}
+        for key, pls in table.showing.items():
+            z = self.z[key] = pool.id(("z", key))
+            cnf.append([-z, *(self.x[pl] for pl in pls)])
+            cnf.extend([[-self.x[pl], z] for pl in pls])
+        for a, d, b in lay.pairs:
+            for k in table.colours():
+                for (c, e), (o, f) in (((a, d), (b, hx.opposite(d))),
+                                       ((b, hx.opposite(d)), (a, d))):
+                    zc = self.z.get((c, e, k))
+                    if zc is not None:
+                        zo = self.z.get((o, f, k))
+                        cnf.append([-zc, -self.y[o]] + ([zo] if zo is not None else []))
+        for (c, d, k), z in self.z.items():
+            if k in table.loops:
+                nb = hx.neighbour(c, d)
+                cnf.append([-z, self.y[nb]] if lay.inside(nb) else [-z])
+
+    # ------------------------------------------------------------------ the runner seam
+    def decode(self, value) -> Solution:
+        return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v)}
+
+    def separate(self, sol: Solution) -> list[list[int]]:
+        found = violations(self.table, sol)
+        out = [[-self.z[a, d, k] for a, d in own] for k, _inner, own, _n in found.subloops]
+        out += [[-self.y[c] for c in rim] + [self.y[c] for c in inside]
+                for rim, inside in found.holes]
+        out += [[-self.y[c] for c in group] + [self.y[c] for c in around]
+                for group, around in found.parts]
+        return out
+
+    def hint(self, solution: Solution) -> list[int]:
+        return [v if solution.get(c) == (t, rot) else -v for (c, t, rot), v in self.x.items()]
+
+    def fix(self, partial: Solution) -> list[int]:
+        lits = []
+        for c, tr in partial.items():
+            if c not in self.y:
+                raise InputError(f"cannot fix a tile at {c}: outside the board")
+            v = self.x.get((c, *tr))
+            # an impossible placement: assume its cell both empty and filled, which is UNSAT
+            lits += [v] if v is not None else [self.y[c], -self.y[c]]
+        return lits
+
+
+def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    return runner.run(TantrixCnf(inst), opts)
