@@ -1,6 +1,9 @@
 """Time the Tantrix backends on shipped puzzles: one row per puzzle and backend.
 
-    .venv/bin/python scripts/bench_tantrix.py [--time-limit 60] [--threads 2] [GLOB ...]
+    .venv/bin/python scripts/bench_tantrix.py [--time-limit 60] [--threads 0] [--backends
+        cpsat,search,milp,sat] [GLOB ...]
+
+`--threads 0` (the default) leaves each backend its default worker count (CP-SAT: 8).
 
 Prints a table (puzzle, backend, status, seconds, MILP cut rounds). Timings on a shared
 machine vary; run it on an otherwise idle one for comparable numbers.
@@ -25,7 +28,7 @@ def main() -> None:
     ap.add_argument("globs", nargs="*", default=["tantrix_*.txt"])
     ap.add_argument("--backends", default="cpsat")
     ap.add_argument("--time-limit", type=float, default=60)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=0)
     args = ap.parse_args()
     paths = sorted({p for g in args.globs for p in (ROOT / "instances").glob(g)})
     print(f"{'puzzle':28} {'backend':8} {'status':10} {'seconds':>8} {'rounds':>6}")
