@@ -46,6 +46,10 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * Steady state (``replacement="steady_state"``): ``steady_batch`` children per step; each child
   replaces the nearest of a random window of the population if it is better (RTS). The window
   shrinks linearly from ``rts_start`` to ``rts_end`` (fractions of the population) with progress.
+  A step is a few small numpy calls, so its overhead is what costs: the engine's own random
+  numbers (tournaments, coin flips, windows) come from pre-drawn ``RandomBlocks``, distances
+  are computed once per step for all children, and a child no better than the worst member is
+  not compared at all (it could replace nobody). Encodings may keep a ``RandomBlocks`` too.
 * Selection: ``"tournament"`` (size ``tournament_k``), ``"truncation"`` (parents drawn from the
   best ``truncation`` fraction, uniformly, or proportionally to sigma-scaled fitness with
   ``sigma_scaling``), ``"roulette"`` (whole population, sigma-scaled or shifted fitness).
@@ -234,11 +238,53 @@ def select(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator) -> 
     return pool[rng.choice(len(pool), size=n, p=w / w.sum())]
 
 
+class RandomBlocks:
+    """Random numbers drawn from ``rng`` a block at a time.
+
+    A steady-state step needs only a handful of random numbers, and a numpy call costs about
+    as much for one number as for thousands, so slices of pre-drawn blocks replace per-step
+    calls. Draws stay reproducible from the generator's seed. Encodings may use it too.
+    """
+
+    def __init__(self, rng: np.random.Generator, block: int = 4096) -> None:
+        self.rng, self.block = rng, block
+        self._uniform, self._u = np.empty(0), 0
+        self._ints: dict[int, tuple[np.ndarray, int]] = {}
+        self._perms: dict[int, tuple[np.ndarray, int]] = {}
+
+    def uniform(self, n: int) -> np.ndarray:
+        """n floats in [0, 1)."""
+        if self._u + n > len(self._uniform):
+            self._uniform, self._u = self.rng.random(max(self.block, n)), 0
+        i = self._u
+        self._u = i + n
+        return self._uniform[i:i + n]
+
+    def integers(self, high: int, n: int) -> np.ndarray:
+        """n integers in [0, high)."""
+        buf, i = self._ints.get(high, (np.empty(0, np.intp), 0))
+        if i + n > len(buf):
+            buf, i = self.rng.integers(0, high, max(self.block, n)), 0
+        self._ints[high] = (buf, i + n)
+        return buf[i:i + n]
+
+    def permutations(self, size: int, count: int) -> np.ndarray:
+        """count random permutations of range(size), as rows (from a block drawn together)."""
+        rows, i = self._perms.get(size, (None, 0))
+        if rows is None or i + count > len(rows):
+            total = max(count, self.block // max(1, size // 4))
+            rows, i = self.rng.permuted(np.tile(np.arange(size), (total, 1)), axis=1), 0
+        self._perms[size] = (rows, i + count)
+        return rows[i:i + count]
+
+
 # --- the run ----------------------------------------------------------------------------------
 class _Run:
     def __init__(self, enc, cfg: GAConfig, opts: SolveOptions, link: CbgiLink | None) -> None:
         self.enc, self.cfg, self.opts, self.link = enc, cfg, opts, link
         self.rng = np.random.default_rng(cfg.seed if cfg.seed is not None else opts.seed)
+        self.draws = RandomBlocks(self.rng)  # for the many small steady-state steps
+        self.ones = np.ones(enc.length, np.float32)
         limits = [t for t in (cfg.time_limit, opts.time_limit) if t is not None]
         self.time_limit = min(limits) if limits else None
         self.t0 = time.perf_counter()
@@ -309,19 +355,39 @@ class _Run:
                 self.opts.on_solution(self.enc.decode(self.best), self.best_fit)
 
     # variation
-    def children(self, pop: np.ndarray, fit: np.ndarray, n: int) -> np.ndarray:
+    def children(
+        self, pop: np.ndarray, fit: np.ndarray, n: int, draws: RandomBlocks | None = None
+    ) -> np.ndarray:
+        """n children of selected parents; `draws` (steady state) serves the engine's own
+        random numbers from pre-drawn blocks."""
         c, rng = self.cfg, self.rng
         pairs = (n + 1) // 2
-        par = select(fit, 2 * pairs, c, rng)
-        a, b = pop[par[:pairs]].copy(), pop[par[pairs:]].copy()
-        cross = rng.random(pairs) < c.crossover_rate
-        if cross.any():
-            c1, c2 = self.enc.crossover(a[cross], b[cross], rng)
-            a[cross], b[cross] = c1, c2
+        if draws is not None and c.selection == "tournament":
+            # a few tournaments: Python's max (first of equals, like argmax) beats numpy calls
+            k = max(1, c.tournament_k)
+            cand = draws.integers(len(fit), 2 * pairs * k).tolist()
+            key = fit.__getitem__
+            par = [max(cand[t:t + k], key=key) for t in range(0, 2 * pairs * k, k)]
+        else:
+            par = select(fit, 2 * pairs, c, rng)
+        coins = draws.uniform if draws is not None else rng.random
+        parents = pop[par]  # fancy indexing copies
+        a, b = parents[:pairs], parents[pairs:]
+        # coin flips as Python bools: all()/any() on a few numbers cost less than numpy's
+        cross = (coins(pairs) < c.crossover_rate).tolist()
+        if all(cross):
+            a, b = self.enc.crossover(a, b, rng)
+        elif any(cross):
+            sel = np.array(cross)
+            c1, c2 = self.enc.crossover(a[sel], b[sel], rng)
+            a[sel], b[sel] = c1, c2
         kids = np.concatenate([a, b])[:n]
-        mut = rng.random(n) < c.mutation_rate
-        if mut.any():
-            kids[mut] = self.enc.mutate(kids[mut], rng)
+        mut = (coins(n) < c.mutation_rate).tolist()
+        if all(mut):
+            kids = self.enc.mutate(kids, rng)
+        elif any(mut):
+            sel = np.array(mut)
+            kids[sel] = self.enc.mutate(kids[sel], rng)
         return self.enforce(kids)
 
     def generational(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -337,21 +403,49 @@ class _Run:
         ffit = self.evaluate(fresh)
         return np.concatenate([pop[elite], fresh]), np.concatenate([fit[elite], ffit])
 
-    def steady(self, pop: np.ndarray, fit: np.ndarray) -> None:
-        """One steady-state step with RTS, in place."""
-        c, rng = self.cfg, self.rng
-        kids = self.children(pop, fit, max(1, c.steady_batch))
-        kfit = self.evaluate(kids)
+    def steady(self, pop: np.ndarray, fit: np.ndarray) -> bool:
+        """One steady-state step with RTS, in place; True when a child beats the best so far
+        (such a child always enters: it is better than every member)."""
+        c, draws = self.cfg, self.draws
+        n = max(1, c.steady_batch)
+        kids = self.children(pop, fit, n, draws)
+        kf = self.evaluate(kids).tolist()
+        # a child no better than the worst member can replace nobody, whatever its window
+        lowest = float(fit.min())
+        live = [i for i in range(n) if kf[i] > lowest]
+        if not live:
+            return False
         size = len(pop)
         frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
         w = min(size, max(1, round(frac * size)))
+        wins = draws.permutations(size, n)[:, :w] if w < size else None
         dist_fn = getattr(self.enc, "distance", None)
-        for kid, kf in zip(kids, kfit, strict=True):
-            win = rng.choice(size, w, replace=False) if w < size else np.arange(size)
-            d = dist_fn(pop[win], kid) if dist_fn else (pop[win] != kid).sum(axis=1)
-            j = win[int(np.argmin(d))]
-            if kf > fit[j]:
-                pop[j], fit[j] = kid, kf
+        # Hamming distances of the children to every member in one call when the windows are
+        # large; small windows are measured on their own
+        rows = {i: r for r, i in enumerate(live)}
+        whole = dist_fn is None and w * len(live) >= size
+        dist = None
+        if whole:
+            dist = self.hamming(pop, (kids if len(live) == n else kids[live])[:, None, :])
+        for i in live:
+            win = wins[i] if wins is not None else None
+            if dist is not None:
+                d = dist[rows[i], win] if win is not None else dist[rows[i]]
+            else:
+                members = pop[win] if win is not None else pop
+                d = dist_fn(members, kids[i]) if dist_fn else self.hamming(members, kids[i])
+            j = int(d.argmin()) if win is None else int(win[d.argmin()])
+            if kf[i] > fit[j]:
+                pop[j], fit[j] = kids[i], kf[i]
+                later = live[rows[i] + 1:]
+                if dist is not None and later:  # later children now see kid i in slot j
+                    dist[rows[i] + 1:, j] = self.hamming(kids[later], kids[i])
+        return max(kf) > self.best_fit
+
+    def hamming(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Genes that differ, counted along the last axis (a product with ones: numpy sums
+        short rows of booleans several times slower)."""
+        return (a != b) @ self.ones
 
     # CBGI
     def cbgi_step(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -435,7 +529,8 @@ class _Run:
         while reason is None:
             before = self.best_fit
             if steady:
-                self.steady(pop, fit)
+                if self.steady(pop, fit):
+                    self.note(pop, fit)
                 step_evals += max(1, c.steady_batch)
                 new_gen = step_evals >= c.population
                 if new_gen:
@@ -443,7 +538,7 @@ class _Run:
             else:
                 pop, fit = self.generational(pop, fit)
                 new_gen = True
-            self.note(pop, fit)
+                self.note(pop, fit)
             if new_gen:
                 self.generation += 1
                 if self.best_fit <= before:

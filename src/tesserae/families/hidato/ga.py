@@ -46,22 +46,48 @@ DEFAULTS = engine.GAConfig(
 
 
 class HidatoEncoding:
-    """Permutation of the free numbers over the free cells (numpy, vectorised fitness)."""
+    """Permutation of the free numbers over the free cells (numpy, vectorised fitness).
+
+    The steady-state GA evaluates two children per step, so the per-call overhead matters more
+    than the per-row work: fitness is a handful of numpy calls on precomputed tables, PMX and
+    the swaps of `fix` run on Python lists, and random numbers come from pre-drawn blocks.
+    """
 
     def __init__(self, inst: HidatoInstance):
         self.inst = inst
         n = inst.n
         given = inst.given_at  # number -> cell index
         self.free_cells = np.array([i for i in range(n) if i not in set(given.values())], int)
-        self.free_numbers = np.array([k for k in range(1, n + 1) if k not in given], int)
+        # small integers: the GA compares genomes gene by gene all the time
+        dtype = np.int16 if n < 2**15 else np.int32
+        self.free_numbers = np.array([k for k in range(1, n + 1) if k not in given], dtype)
         self.length = len(self.free_cells)
         self.target = float(2 * n - 2)
         self.board0 = np.zeros(n, int)  # the givens, by cell index
         for k, c in given.items():
             self.board0[c] = k
-        self.adj = np.zeros((n, n), bool)
+        adj = np.zeros((n, n), bool)
         for a, nbrs in enumerate(inst.neighbours):
-            self.adj[a, nbrs] = True
+            adj[a, nbrs] = True
+        self.adj_flat = adj.ravel()  # adjacency of cells a, b at a * n + b
+        self.where0 = np.zeros(n + 1, np.intp)  # cell of each given number (index = number)
+        for k, c in given.items():
+            self.where0[k] = c
+        self._rows: dict[int, np.ndarray] = {}
+        self._fixed: tuple[tuple, np.ndarray, np.ndarray] = ((), np.zeros(0, int), np.zeros(0, int))
+        self._draws: engine.RandomBlocks | None = None
+
+    def draws(self, rng: np.random.Generator) -> engine.RandomBlocks:
+        if self._draws is None or self._draws.rng is not rng:
+            self._draws = engine.RandomBlocks(rng)
+        return self._draws
+
+    def rows(self, m: int) -> np.ndarray:
+        """np.arange(m)[:, None], cached (the same few sizes recur every step)."""
+        r = self._rows.get(m)
+        if r is None:
+            r = self._rows[m] = np.arange(m)[:, None]
+        return r
 
     # --- the engine's protocol
     def random(self, rng: np.random.Generator, count: int) -> np.ndarray:
@@ -75,30 +101,33 @@ class HidatoEncoding:
         return boards
 
     def fitness(self, pop: np.ndarray) -> np.ndarray:
-        boards = self.boards(pop)
-        m, n = boards.shape
-        where = np.empty((m, n + 1), int)  # where[i, k] = cell of number k
-        where[np.arange(m)[:, None], boards] = np.arange(n)
-        touching = self.adj[where[:, 1:n], where[:, 2:]]
+        m, n = len(pop), len(self.board0)
+        where = np.empty((m, n + 1), np.intp)  # where[i, k] = cell of number k in row i
+        where[:] = self.where0
+        where[self.rows(m), pop] = self.free_cells
+        touching = self.adj_flat[where[:, 1:n] * n + where[:, 2:]]
         return 2.0 * touching.sum(axis=1)
 
     def mutate(self, pop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Swap mutation: exchange the numbers of two random free cells."""
-        if self.length < 2:
+        length = self.length
+        if length < 2:
             return pop
-        rows = np.arange(len(pop))
-        i = rng.integers(0, self.length, len(pop))
-        j = (i + rng.integers(1, self.length, len(pop))) % self.length
-        pop[rows, i], pop[rows, j] = pop[rows, j], pop[rows, i].copy()
+        # one draw per row picks an ordered pair i != j; scalar swaps beat fancy indexing
+        for r, u in enumerate(self.draws(rng).integers(length * (length - 1), len(pop)).tolist()):
+            i, rest = divmod(u, length - 1)
+            j = (i + 1 + rest) % length
+            pop[r, i], pop[r, j] = pop[r, j], pop[r, i]
         return pop
 
     def crossover(self, a: np.ndarray, b: np.ndarray, rng: np.random.Generator):
-        c1, c2 = np.empty_like(a), np.empty_like(b)
-        for r in range(len(a)):
-            lo, hi = np.sort(rng.integers(0, self.length + 1, 2))
-            c1[r] = pmx(a[r], b[r], lo, hi)
-            c2[r] = pmx(b[r], a[r], lo, hi)
-        return c1, c2
+        cuts = self.draws(rng).integers(self.length + 1, 2 * len(a)).tolist()
+        c1, c2 = [], []
+        for r, (p1, p2) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+            lo, hi = sorted(cuts[2 * r:2 * r + 2])
+            c1.append(pmx(p1, p2, lo, hi))
+            c2.append(pmx(p2, p1, lo, hi))
+        return np.array(c1, dtype=a.dtype), np.array(c2, dtype=b.dtype)
 
     def decode(self, genome: np.ndarray) -> Solution:
         cells = self.inst.cells
@@ -116,29 +145,38 @@ class HidatoEncoding:
         return {cells[self.free_cells[g]]: int(genome[g]) for g in idx}
 
     def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
-        """Put number v at gene g in every row by swapping it in from wherever it is."""
-        rows = np.arange(len(pop))
-        for g, v in genes.items():
-            at = np.argmax(pop == v, axis=1)
-            pop[rows, at] = pop[rows, g]
-            pop[rows, g] = v
+        """Put number v at gene g in every row by swapping it in from wherever it is (in the
+        order of `genes`); rows that already show every fixed gene are left alone."""
+        key = tuple(genes.items())
+        if key != self._fixed[0]:
+            self._fixed = (key, np.array(list(genes), int), np.array(list(genes.values()), int))
+        _, idx, vals = self._fixed
+        want = vals.tolist()
+        for r, shown in enumerate(pop[:, idx].tolist()):
+            if shown == want:
+                continue
+            row = pop[r].tolist()
+            for g, v in key:
+                at = row.index(v)
+                row[at], row[g] = row[g], v
+            pop[r] = row
         return pop
 
 
-def pmx(p1: np.ndarray, p2: np.ndarray, lo: int, hi: int) -> np.ndarray:
+def pmx(p1: list[int], p2: list[int], lo: int, hi: int) -> list[int]:
     """Partially mapped crossover: p1's segment [lo, hi), the rest from p2. A value of p2's
     segment that p1's segment displaced goes where the segment's pairing leads outside it."""
-    child = p2.copy()
+    child = p2[:]
     child[lo:hi] = p1[lo:hi]
-    inside = set(p1[lo:hi].tolist())
-    where2 = {v: i for i, v in enumerate(p2.tolist())}
+    inside = set(p1[lo:hi])
+    where2 = dict(zip(p2, range(len(p2)), strict=True))
     for i in range(lo, hi):
-        v = int(p2[i])
+        v = p2[i]
         if v in inside:
             continue
         j = i
         while lo <= j < hi:
-            j = where2[int(p1[j])]
+            j = where2[p1[j]]
         child[j] = v
     return child
 
