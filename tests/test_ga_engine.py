@@ -153,18 +153,21 @@ def _peaks(pop: np.ndarray, n: int) -> tuple[bool, bool]:
 
 
 def test_rts_niching_keeps_both_peaks_where_generational_loses_one():
+    # RTS keeps both peaks in about half the runs, generational replacement practically never:
+    # compare a few seeds rather than trust one
     n = 24
-    kept = []
-    cfg = GAConfig(population=40, max_evaluations=12_000, replacement="steady_state",
-                   rts_start=1.0, rts_end=1.0, seed=7,
-                   on_generation=lambda st: kept.append(_peaks(st.pop, n)))
-    evolve(TwoMax(n), cfg)
-    assert kept[-1] == (True, True)
-    lost = []
-    cfg = GAConfig(population=40, max_evaluations=12_000, elitism=0.05, seed=7,
-                   on_generation=lambda st: lost.append(_peaks(st.pop, n)))
-    evolve(TwoMax(n), cfg)
-    assert lost[-1] != (True, True)
+
+    def both_kept(seed: int, **replacement) -> bool:
+        last = []
+        cfg = GAConfig(population=40, max_evaluations=12_000, seed=seed, **replacement,
+                       on_generation=lambda st: last.append(_peaks(st.pop, n)))
+        evolve(TwoMax(n), cfg)
+        return last[-1] == (True, True)
+
+    rts = sum(both_kept(s, replacement="steady_state", rts_start=1.0, rts_end=1.0)
+              for s in range(4))
+    generational = sum(both_kept(s, elitism=0.05) for s in range(4))
+    assert rts >= 1 and generational == 0
 
 
 def test_cbgi_fixes_converged_genes_and_releases_on_request():
