@@ -74,6 +74,9 @@ knows are ``ENGINE_PARAMS`` (see ``_PARAM_FIELDS``), so a family's ``PARAMS`` ca
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import math
 import threading
 import time
@@ -248,34 +251,48 @@ class RandomBlocks:
 
     def __init__(self, rng: np.random.Generator, block: int = 4096) -> None:
         self.rng, self.block = rng, block
-        self._uniform, self._u = np.empty(0), 0
-        self._ints: dict[int, tuple[np.ndarray, int]] = {}
-        self._perms: dict[int, tuple[np.ndarray, int]] = {}
+        self._uniform: list[float] = []
+        self._u = 0
+        self._ints: dict[int, tuple[list[int], int]] = {}
+        self._noise, self._v = np.empty(0), 0
 
-    def uniform(self, n: int) -> np.ndarray:
-        """n floats in [0, 1)."""
+    def uniform(self, n: int) -> list[float]:
+        """n floats in [0, 1), as a Python list (cheapest to use a few at a time)."""
         if self._u + n > len(self._uniform):
-            self._uniform, self._u = self.rng.random(max(self.block, n)), 0
+            self._uniform, self._u = self.rng.random(max(self.block, n)).tolist(), 0
         i = self._u
         self._u = i + n
         return self._uniform[i:i + n]
 
-    def integers(self, high: int, n: int) -> np.ndarray:
-        """n integers in [0, high)."""
-        buf, i = self._ints.get(high, (np.empty(0, np.intp), 0))
+    def integers(self, high: int, n: int) -> list[int]:
+        """n integers in [0, high), as a Python list."""
+        buf, i = self._ints.get(high, ([], 0))
         if i + n > len(buf):
-            buf, i = self.rng.integers(0, high, max(self.block, n)), 0
+            buf, i = self.rng.integers(0, high, max(self.block, n)).tolist(), 0
         self._ints[high] = (buf, i + n)
         return buf[i:i + n]
 
-    def permutations(self, size: int, count: int) -> np.ndarray:
-        """count random permutations of range(size), as rows (from a block drawn together)."""
-        rows, i = self._perms.get(size, (None, 0))
-        if rows is None or i + count > len(rows):
-            total = max(count, self.block // max(1, size // 4))
-            rows, i = self.rng.permuted(np.tile(np.arange(size), (total, 1)), axis=1), 0
-        self._perms[size] = (rows, i + count)
-        return rows[i:i + count]
+    def noise(self, n: int) -> np.ndarray:
+        """n floats in [0, 0.5), as a numpy array (a view of a block)."""
+        if self._v + n > len(self._noise):
+            self._noise, self._v = 0.5 * self.rng.random(max(self.block, n)), 0
+        i = self._v
+        self._v = i + n
+        return self._noise[i:i + n]
+
+
+@functools.lru_cache(maxsize=4096)
+def window_ranks(size: int, w: int) -> list[float]:
+    """Cumulative distribution of the rank, among all `size` members ordered by distance, of
+    the nearest member of a random window of `w` distinct members (ranks 0 .. size - w):
+    P(rank r) = w / (size - r) * prod_{t < r} (1 - w / (size - t)). Drawing the rank is
+    exactly as good as drawing the window, and much cheaper."""
+    p = w / size
+    probs = [p]
+    for r in range(size - w):
+        p *= (size - r - w) / (size - r - 1)
+        probs.append(p)
+    return list(itertools.accumulate(probs))[:-1]  # the last rank takes the rest
 
 
 # --- the run ----------------------------------------------------------------------------------
@@ -365,16 +382,16 @@ class _Run:
         if draws is not None and c.selection == "tournament":
             # a few tournaments: Python's max (first of equals, like argmax) beats numpy calls
             k = max(1, c.tournament_k)
-            cand = draws.integers(len(fit), 2 * pairs * k).tolist()
+            cand = draws.integers(len(fit), 2 * pairs * k)
             key = fit.__getitem__
             par = [max(cand[t:t + k], key=key) for t in range(0, 2 * pairs * k, k)]
         else:
             par = select(fit, 2 * pairs, c, rng)
-        coins = draws.uniform if draws is not None else rng.random
+        coins = draws.uniform if draws is not None else (lambda m: rng.random(m).tolist())
         parents = pop[par]  # fancy indexing copies
         a, b = parents[:pairs], parents[pairs:]
         # coin flips as Python bools: all()/any() on a few numbers cost less than numpy's
-        cross = (coins(pairs) < c.crossover_rate).tolist()
+        cross = [u < c.crossover_rate for u in coins(pairs)]
         if all(cross):
             a, b = self.enc.crossover(a, b, rng)
         elif any(cross):
@@ -382,7 +399,7 @@ class _Run:
             c1, c2 = self.enc.crossover(a[sel], b[sel], rng)
             a[sel], b[sel] = c1, c2
         kids = np.concatenate([a, b])[:n]
-        mut = (coins(n) < c.mutation_rate).tolist()
+        mut = [u < c.mutation_rate for u in coins(n)]
         if all(mut):
             kids = self.enc.mutate(kids, rng)
         elif any(mut):
@@ -417,29 +434,28 @@ class _Run:
             return False
         size = len(pop)
         frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
-        w = min(size, max(1, round(frac * size)))
-        wins = draws.permutations(size, n)[:, :w] if w < size else None
+        ranks = window_ranks(size, min(size, max(1, round(frac * size))))
         dist_fn = getattr(self.enc, "distance", None)
-        # Hamming distances of the children to every member in one call when the windows are
-        # large; small windows are measured on their own
-        rows = {i: r for r, i in enumerate(live)}
-        whole = dist_fn is None and w * len(live) >= size
-        dist = None
-        if whole:
-            dist = self.hamming(pop, (kids if len(live) == n else kids[live])[:, None, :])
-        for i in live:
-            win = wins[i] if wins is not None else None
-            if dist is not None:
-                d = dist[rows[i], win] if win is not None else dist[rows[i]]
+        lk = kids if len(live) == n else kids[live]
+        if dist_fn is None:  # all children against all members in one product
+            dist = self.hamming(pop, lk[:, None, :])
+        else:
+            dist = np.stack([np.asarray(dist_fn(pop, kid), dtype=float) for kid in lk])
+        for r, i in enumerate(live):
+            # the nearest member of a random window is the member at a random rank (drawn
+            # from window_ranks) of all members ordered by distance, ties in random order
+            rank = bisect.bisect_right(ranks, draws.uniform(1)[0])
+            if dist_fn is None:  # whole-number distances: the tie-break noise stays below 1
+                d = dist[r] + draws.noise(size)
+                j = int(d.argmin()) if rank == 0 else int(np.argpartition(d, rank)[rank])
             else:
-                members = pop[win] if win is not None else pop
-                d = dist_fn(members, kids[i]) if dist_fn else self.hamming(members, kids[i])
-            j = int(d.argmin()) if win is None else int(win[d.argmin()])
+                j = int(np.lexsort((draws.noise(size), dist[r]))[rank])
             if kf[i] > fit[j]:
                 pop[j], fit[j] = kids[i], kf[i]
-                later = live[rows[i] + 1:]
-                if dist is not None and later:  # later children now see kid i in slot j
-                    dist[rows[i] + 1:, j] = self.hamming(kids[later], kids[i])
+                if r + 1 < len(live):  # later children now see child i in slot j
+                    later = lk[r + 1:]
+                    dist[r + 1:, j] = self.hamming(later, kids[i]) if dist_fn is None else \
+                        [dist_fn(kids[i][None, :], kid)[0] for kid in later]
         return max(kf) > self.best_fit
 
     def hamming(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -66,14 +66,15 @@ class HidatoEncoding:
         self.board0 = np.zeros(n, int)  # the givens, by cell index
         for k, c in given.items():
             self.board0[c] = k
-        adj = np.zeros((n, n), bool)
+        # 2 points for numbers k, k+1 in adjacent cells a, b (one for each of the pair)
+        self.score = np.zeros((n, n))
         for a, nbrs in enumerate(inst.neighbours):
-            adj[a, nbrs] = True
-        self.adj_flat = adj.ravel()  # adjacency of cells a, b at a * n + b
+            self.score[a, nbrs] = 2.0
         self.where0 = np.zeros(n + 1, np.intp)  # cell of each given number (index = number)
         for k, c in given.items():
             self.where0[k] = c
         self._rows: dict[int, np.ndarray] = {}
+        self._where: dict[int, np.ndarray] = {}  # fitness buffers by batch size
         self._fixed: tuple[tuple, np.ndarray, np.ndarray] = ((), np.zeros(0, int), np.zeros(0, int))
         self._draws: engine.RandomBlocks | None = None
 
@@ -102,11 +103,12 @@ class HidatoEncoding:
 
     def fitness(self, pop: np.ndarray) -> np.ndarray:
         m, n = len(pop), len(self.board0)
-        where = np.empty((m, n + 1), np.intp)  # where[i, k] = cell of number k in row i
-        where[:] = self.where0
+        where = self._where.get(m)  # where[i, k] = cell of number k in row i
+        if where is None:
+            where = self._where[m] = np.tile(self.where0, (m, 1))
+        # every row is a permutation of the free numbers, so this overwrites every free entry
         where[self.rows(m), pop] = self.free_cells
-        touching = self.adj_flat[where[:, 1:n] * n + where[:, 2:]]
-        return 2.0 * touching.sum(axis=1)
+        return self.score[where[:, 1:n], where[:, 2:]].sum(axis=1)
 
     def mutate(self, pop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Swap mutation: exchange the numbers of two random free cells."""
@@ -114,14 +116,14 @@ class HidatoEncoding:
         if length < 2:
             return pop
         # one draw per row picks an ordered pair i != j; scalar swaps beat fancy indexing
-        for r, u in enumerate(self.draws(rng).integers(length * (length - 1), len(pop)).tolist()):
+        for r, u in enumerate(self.draws(rng).integers(length * (length - 1), len(pop))):
             i, rest = divmod(u, length - 1)
             j = (i + 1 + rest) % length
             pop[r, i], pop[r, j] = pop[r, j], pop[r, i]
         return pop
 
     def crossover(self, a: np.ndarray, b: np.ndarray, rng: np.random.Generator):
-        cuts = self.draws(rng).integers(self.length + 1, 2 * len(a)).tolist()
+        cuts = self.draws(rng).integers(self.length + 1, 2 * len(a))
         c1, c2 = [], []
         for r, (p1, p2) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
             lo, hi = sorted(cuts[2 * r:2 * r + 2])
