@@ -8,8 +8,15 @@ reaches fitness 2N-2 and the checker accepts the board.
     .venv/bin/python scripts/bench_hidato.py --seeds 30                     # the full table
     .venv/bin/python scripts/bench_hidato.py --seeds 5 --instances hidato_19_0[1-3] --jobs 2
 
-Writes a CSV of every run (--csv FILE) and prints a Markdown table: per class and variant, the
-success rate, the mean evaluations of successful runs and the mean seconds per run.
+Writes a CSV of every run (--csv FILE, one row as each run ends, so an interrupted sweep keeps
+its runs; --resume skips the runs already in FILE) and prints a Markdown table: per class and
+variant, the success rate, the mean evaluations of successful runs and the mean seconds per run
+(--per-instance: one line per instance). Runs go seed by seed, so a partial sweep has the same
+seeds for every instance and variant.
+
+    nice -n 10 .venv/bin/python scripts/bench_hidato.py --instances "hidato_37_*" "hidato_19_*" \
+        --seeds 30 --jobs 2 --csv results/hidato_ga_30.csv --resume
+    .venv/bin/python scripts/bench_hidato.py --table results/hidato_ga_30.csv --per-instance
 
 `--exact cpsat,sat,milp` instead times the exact backends (model building + solving, in one
 process, one thread) on the matched instances, e.g. the speed goals:
@@ -22,7 +29,7 @@ from __future__ import annotations
 import argparse
 import csv
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,20 +84,50 @@ def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> st
     return "\n".join(lines)
 
 
-def table(rows: list[dict]) -> str:
+def summary(sel: list[dict]) -> str:
+    """runs | success | mean evaluations of the solved runs | mean seconds per run"""
+    won = [r for r in sel if r["solved"]]
+    evals = f"{sum(r['evaluations'] for r in won) / len(won):,.0f}" if won else "-"
+    secs = sum(r["seconds"] for r in sel) / len(sel)
+    return f"{len(sel)} | {100 * len(won) / len(sel):.1f}% | {evals} | {secs:.1f}"
+
+
+def table(rows: list[dict], per_instance: bool = False) -> str:
+    """Per class (or instance) and variant; the class rate pools every run of the class."""
     lines = ["| class | variant | runs | success | mean evals (solved) | mean s/run |",
              "|---|---|---|---|---|---|"]
     for cells in sorted({r["cells"] for r in rows}):
         for variant in VARIANTS:
             sel = [r for r in rows if r["cells"] == cells and r["variant"] == variant]
-            if not sel:
-                continue
+            if sel:
+                lines.append(f"| {cells} cells | {variant} | {summary(sel)} |")
+    if not per_instance:
+        return "\n".join(lines)
+    lines += ["", "| instance | cells | givens | " + " | ".join(VARIANTS) + " |",
+              "|---|---|---|" + "---|" * len(VARIANTS)]
+    for name in sorted({r["instance"] for r in rows}):
+        mine = [r for r in rows if r["instance"] == name]
+        cols = []
+        for variant in VARIANTS:
+            sel = [r for r in mine if r["variant"] == variant]
             won = [r for r in sel if r["solved"]]
-            evals = sum(r["evaluations"] for r in won) / len(won) if won else float("nan")
-            secs = sum(r["seconds"] for r in sel) / len(sel)
-            lines.append(f"| {cells} cells | {variant} | {len(sel)} | "
-                         f"{100 * len(won) / len(sel):.1f}% | {evals:,.0f} | {secs:.1f} |")
+            evals = f"{sum(r['evaluations'] for r in won) / len(won):,.0f}" if won else "-"
+            cols.append(f"{len(won)}/{len(sel)} ({evals})" if sel else "")
+        lines.append(f"| {name} | {mine[0]['cells']} | {mine[0]['givens']} | "
+                     + " | ".join(cols) + " |")
     return "\n".join(lines)
+
+
+def read_rows(names: list[str]) -> list[dict]:
+    rows = []
+    for name in names:
+        with open(name, newline="") as fh:
+            for r in csv.DictReader(fh):
+                rows.append({**r, "cells": int(r["cells"]), "seed": int(r["seed"]),
+                             "solved": r["solved"] == "True",
+                             "evaluations": int(r["evaluations"]),
+                             "seconds": float(r["seconds"])})
+    return rows
 
 
 def main() -> int:
@@ -108,19 +145,18 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=120.0, help="per exact solve")
     ap.add_argument("--table", nargs="*", default=None, metavar="CSV",
                     help="only print the table of earlier runs saved with --csv")
+    ap.add_argument("--per-instance", action="store_true", help="add a line per instance")
+    ap.add_argument("--resume", action="store_true",
+                    help="append to --csv, skipping the runs it already holds")
     args = ap.parse_args()
     if args.table:
-        rows = []
-        for name in args.table:
-            with open(name, newline="") as fh:
-                for r in csv.DictReader(fh):
-                    rows.append({**r, "cells": int(r["cells"]), "solved": r["solved"] == "True",
-                                 "evaluations": int(r["evaluations"]),
-                                 "seconds": float(r["seconds"])})
-        print(table(rows))
+        print(table(read_rows(args.table), args.per_instance))
         return 0
-    paths = sorted({p for pat in args.instances for p in (ROOT / "instances").glob(pat + ".txt")
-                    } | {p for pat in args.instances for p in (ROOT / "instances").glob(pat)})
+    paths = []  # in the order of the patterns (e.g. the large class first)
+    for pat in args.instances:
+        found = sorted(set((ROOT / "instances").glob(pat + ".txt"))
+                       | set((ROOT / "instances").glob(pat)))
+        paths += [p for p in found if p not in paths]
     if args.exact:
         print(exact_times(paths, [b for b in args.exact.split(",") if b], args.time_limit))
         return 0
@@ -129,21 +165,35 @@ def main() -> int:
     if bad or not paths:
         ap.error(f"unknown variants {bad}" if bad else "no instance matched")
     seeds = range(args.first_seed, args.first_seed + args.seeds)
+    done: list[dict] = []
+    if args.resume and args.csv and Path(args.csv).exists():
+        done = read_rows([args.csv])
+    have = {(r["instance"], r["variant"], r["seed"]) for r in done}
     tasks = [(str(p), v, s, args.population, args.evaluations)
-             for p in paths for v in variants for s in seeds]
-    rows = []
+             for s in seeds for p in paths for v in variants if (p.stem, v, s) not in have]
+    rows = list(done)
+    out = None
+    if args.csv:
+        Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
+        out = open(args.csv, "a" if done else "w", newline="")
+    writer = None
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for row in pool.map(run_one, tasks):
+        for fut in as_completed([pool.submit(run_one, t) for t in tasks]):
+            row = fut.result()
             rows.append(row)
             print(f"{row['instance']} {row['variant']} seed {row['seed']}: "
                   f"{'solved' if row['solved'] else 'failed'} ({row['best']}/{row['target']}) "
                   f"{row['evaluations']} evals {row['seconds']} s", flush=True)
-    if args.csv:
-        with open(args.csv, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-    print(table(rows))
+            if out is not None:
+                if writer is None:
+                    writer = csv.DictWriter(out, fieldnames=list(row))
+                    if not done:
+                        writer.writeheader()
+                writer.writerow(row)
+                out.flush()
+    if out is not None:
+        out.close()
+    print(table(rows, args.per_instance))
     return 0
 
 
