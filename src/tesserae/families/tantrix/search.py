@@ -48,7 +48,7 @@ except ImportError:  # no compiler at install time: the Python loop below takes 
     _loopscan = None
 
 PARAMS = ("restart", "engine")  # extra command-line options
-RESTART_UNIT = 20_000  # nodes in a Luby restart unit (--restart 0: never restart)
+RESTART_UNIT = 5_000  # nodes in a Luby restart unit (--restart 0: never restart)
 OPEN, SCAN, RESUME = 0, 1, 2
 HANDLES = (
     "the search backend handles free-shape puzzles with a single loop goal whose colour every "
@@ -94,14 +94,22 @@ def inner_sides(entry: int, exit_: int, hand: int) -> list[int]:
 
 def loop_colours(inst: TantrixInstance) -> list[str]:
     """The loop colours to try, or an InputError for puzzles this backend does not handle."""
-    if inst.shape != "free" or len(inst.goals) != 1 or inst.goals[0].kind != "loop":
-        raise InputError(HANDLES)
-    goal = inst.goals[0].colour
-    wanted = list(cat.COLOURS) if goal == "any" else [goal]
-    carried = [c for c in wanted if all(c in cat.colours(t) for t in inst.types())]
-    if not carried:
-        raise InputError(HANDLES)
-    return carried
+    if inst.shape != "free":
+        reason = f"shape {inst.shape} is not free"
+    elif len(inst.goals) != 1:
+        reason = f"{len(inst.goals)} goals"
+    elif inst.goals[0].kind != "loop":
+        reason = f"the goal is a {inst.goals[0].kind}"
+    else:
+        goal = inst.goals[0].colour
+        wanted = list(cat.COLOURS) if goal == "any" else [goal]
+        carried = [c for c in wanted if all(c in cat.colours(t) for t in inst.types())]
+        if carried:
+            return carried
+        lacking = next(t for t in inst.types() if wanted[0] not in cat.colours(t))
+        reason = f"tile {lacking} has no {wanted[0]}" if len(wanted) == 1 else (
+            "no colour is carried by every tile")
+    raise InputError(f"{reason}; {HANDLES}")
 
 
 class Grid:
@@ -145,6 +153,7 @@ class Tree:
     static: tuple[np.ndarray, ...]  # the arrays the core reads, in _loopscan.c's order
     cfg: np.ndarray
     ncand: int
+    _start: _Start | None = None
 
     @classmethod
     def build(cls, inst: TantrixInstance, colour: str, hand: int) -> Tree:
@@ -188,18 +197,19 @@ class Tree:
         )  # fmt: skip
         return cls(colour, hand, grid, types, copies, prot, static, cfg, ncand)
 
+    def start(self) -> _Start:
+        if self._start is None:
+            self._start = _Start(self)
+        return self._start
+
     def order(self, seed: int) -> np.ndarray:
         """Candidates per (level, entry side): both arc ends of every type, seeded order."""
-        rng = np.random.default_rng(seed)
         n, c = int(self.cfg[C_N]), self.ncand
-        out = np.empty((n, 6, c), np.int32)
-        ti = np.repeat(np.arange(c // 2), 2)
-        end = np.tile(np.arange(2), c // 2)
-        for s in range(6):
-            base = (ti * 6 + s) * 2 + end
-            for k in range(n):
-                out[k, s] = base[rng.permutation(c)]
-        return out.ravel()
+        ti, end = np.arange(c) // 2, np.arange(c) % 2
+        base = (ti[None, :] * 6 + np.arange(6)[:, None]) * 2 + end[None, :]  # [side, cand]
+        perm = np.random.default_rng(seed).random((n, 6, c)).argsort(axis=2)
+        return np.take_along_axis(np.broadcast_to(base, (n, 6, c)), perm, axis=2).astype(
+            np.int32).ravel()
 
 
 class Core:
@@ -207,19 +217,14 @@ class Core:
 
     def __init__(self, tree: Tree, seed: int):
         self.tree = tree
-        g = tree.grid.side**2
-        n = int(tree.cfg[C_N])
         self.ord = tree.order(seed)
+        start = tree.start()
         # occupied, side codes facing a cell, occupied-sides mask, inner-side count, required
         # list position, required list, witness placement, flood stamps, flood queue
-        self.grid_state = [np.zeros(g, np.int32) for _ in range(10)]
-        self.grid_state[4][:] = -1
-        self.grid_state[6][:] = -1
-        self.cnt = tree.counts.copy()
-        self.levels = [np.zeros(n, np.int32) for _ in range(4)]  # cell, placement, cand, radius
-        self.state = np.zeros(7, np.int64)
-        self.state[STAMP] = 1
-        _place_pin(self)
+        self.grid_state = [a.copy() for a in start.grid_state]
+        self.cnt = start.cnt.copy()
+        self.levels = [a.copy() for a in start.levels]  # cell, placement, cand, radius
+        self.state = start.state.copy()
 
     @property
     def max_depth(self) -> int:
@@ -239,19 +244,33 @@ class Core:
         }
 
 
-def _place_pin(core: Core) -> None:
-    """Level 0: the pin at the origin; the search starts filling level 1."""
-    lv_cell, lv_o, _, _ = core.levels
-    cfg = core.tree.cfg
-    lv_cell[0], lv_o[0] = cfg[C_ORIGIN], cfg[C_PIN]
-    py = PyLoop(core)
-    py.apply(int(cfg[C_ORIGIN]), int(cfg[C_PIN]))
-    py.flush()
-    st = core.state
-    mag = core.tree.static[11]
-    st[K], st[MODE], st[MAXD] = 1, OPEN, 1
-    st[TURN] = int(core.tree.static[10][cfg[C_PIN]])
-    st[MREM] = int((mag * core.cnt).sum())
+class _Start:
+    """The search state with only the pin placed, copied by every new search of a tree."""
+
+    def __init__(self, tree: Tree):
+        g = tree.grid.side**2
+        n = int(tree.cfg[C_N])
+        self.tree = tree
+        self.ord = np.zeros(n * 6 * tree.ncand, np.int32)
+        self.grid_state = [np.zeros(g, np.int32) for _ in range(10)]
+        self.grid_state[4][:] = -1
+        self.grid_state[6][:] = -1
+        self.cnt = tree.counts.copy()
+        self.levels = [np.zeros(n, np.int32) for _ in range(4)]
+        self.state = np.zeros(7, np.int64)
+        self.state[STAMP] = 1
+        lv_cell, lv_o, _, _ = self.levels
+        cfg = tree.cfg
+        lv_cell[0], lv_o[0] = cfg[C_ORIGIN], cfg[C_PIN]
+        py = PyLoop(self)  # type: ignore[arg-type]
+        py.apply(int(cfg[C_ORIGIN]), int(cfg[C_PIN]))
+        py.flush()
+        st = self.state
+        st[K], st[MODE], st[MAXD] = 1, OPEN, 1
+        st[TURN] = int(tree.static[10][cfg[C_PIN]])
+        st[MREM] = int((tree.static[11] * self.cnt).sum())
+
+    arrays = Core.arrays
 
 
 class PyLoop:
