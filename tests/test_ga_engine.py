@@ -170,6 +170,23 @@ def test_rts_niching_keeps_both_peaks_where_generational_loses_one():
     assert rts >= 1 and generational == 0
 
 
+def test_window_rank_distribution_matches_enumerated_windows():
+    # RTS draws the rank of the nearest window member; enumerate every window to check it
+    from itertools import combinations, pairwise
+
+    from tesserae.backends.ga import window_ranks
+
+    for size, w in ((7, 1), (7, 3), (8, 8), (9, 4)):
+        counts = [0] * size
+        windows = list(combinations(range(size), w))
+        for win in windows:
+            counts[min(win)] += 1  # members ordered by distance: rank = position
+        cdf = [*window_ranks(size, w), 1.0]
+        probs = [cdf[0]] + [b - a for a, b in pairwise(cdf)]
+        assert probs == pytest.approx([c / len(windows) for c in counts[:len(probs)]])
+        assert sum(counts[len(probs):]) == 0
+
+
 def test_cbgi_fixes_converged_genes_and_releases_on_request():
     reports: list[dict] = []
     link = CbgiLink(on_fixed=lambda partial: reports.append(dict(partial)))

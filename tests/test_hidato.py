@@ -173,6 +173,30 @@ def test_ga_encoding_fitness_and_cbgi_fix(g19, g19_solution):
     assert all(sorted(row) == sorted(best) for k in kids for row in k)
 
 
+def test_ga_operators_against_references():
+    import numpy as np
+
+    inst = FAMILY.read_instance(G37)
+    enc = ga.HidatoEncoding(inst)
+    rng = np.random.default_rng(3)
+    where_adjacent = {(a, b) for a, nbrs in enumerate(inst.neighbours) for b in nbrs}
+
+    def reference(genome) -> float:  # two points per adjacent consecutive pair
+        cell = {k: c for c, k in enumerate(enc.boards(genome[None, :])[0])}
+        return 2.0 * sum((cell[k], cell[k + 1]) in where_adjacent for k in range(1, inst.n))
+
+    for m in (2, 7, 2, 250):  # buffers are reused per batch size
+        pop = enc.random(rng, m)
+        assert enc.fitness(pop).tolist() == [reference(g) for g in pop]
+    pop = enc.random(rng, 50)
+    swapped = enc.mutate(pop.copy(), rng)
+    assert ((swapped != pop).sum(axis=1) == 2).all()
+    assert all(sorted(a) == sorted(b) for a, b in zip(swapped.tolist(), pop.tolist(), strict=True))
+    # the textbook PMX example: segment 4 5 6 7 kept, 1 and 8 follow the mapping outwards
+    assert ga.pmx([1, 2, 3, 4, 5, 6, 7, 8, 9], [4, 5, 2, 1, 8, 7, 6, 9, 3], 3, 7) == \
+        [1, 8, 2, 4, 5, 6, 7, 9, 3]
+
+
 @pytest.mark.parametrize("backend", ["cpsat", "sat", "milp"])
 def test_count_reports_uniqueness(backend, tmp_path):
     res = run_cli("solve", G19, "--backend", backend, "--count", "--json", "--threads", "1")
