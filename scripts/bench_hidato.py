@@ -118,6 +118,17 @@ def table(rows: list[dict], per_instance: bool = False) -> str:
     return "\n".join(lines)
 
 
+def complete_seeds(rows: list[dict]) -> list[dict]:
+    """The rows of the seeds that ran on every (instance, variant) pair seen: an interrupted
+    sweep then compares like with like."""
+    pairs = {(r["instance"], r["variant"]) for r in rows}
+    by_seed: dict[int, set] = {}
+    for r in rows:
+        by_seed.setdefault(r["seed"], set()).add((r["instance"], r["variant"]))
+    full = {s for s, seen in by_seed.items() if seen == pairs}
+    return [r for r in rows if r["seed"] in full]
+
+
 def read_rows(names: list[str]) -> list[dict]:
     rows = []
     for name in names:
@@ -146,11 +157,16 @@ def main() -> int:
     ap.add_argument("--table", nargs="*", default=None, metavar="CSV",
                     help="only print the table of earlier runs saved with --csv")
     ap.add_argument("--per-instance", action="store_true", help="add a line per instance")
+    ap.add_argument("--complete-seeds", action="store_true",
+                    help="with --table: only seeds run on every instance and variant")
     ap.add_argument("--resume", action="store_true",
                     help="append to --csv, skipping the runs it already holds")
     args = ap.parse_args()
     if args.table:
-        print(table(read_rows(args.table), args.per_instance))
+        rows = read_rows(args.table)
+        if args.complete_seeds:
+            rows = complete_seeds(rows)
+        print(table(rows, args.per_instance))
         return 0
     paths = []  # in the order of the patterns (e.g. the large class first)
     for pat in args.instances:
