@@ -1,0 +1,131 @@
+"""Tantrix search backend: real solves verified by the checker, counts, refusals, both engines."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions, Status, StopFlag
+from tesserae.core.solve import solve_file
+from tesserae.families.tantrix import search
+from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+
+ENGINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
+    search._loopscan is None, reason="compiled loopscan core not built"))]
+
+
+def discovery(k: int):
+    return INSTANCES / f"tantrix_discovery_{k:02d}.txt"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("k", range(3, 13))
+def test_discovery_solved_and_verified(engine, k):
+    for seed in (0, 1):
+        opts = SolveOptions(seed=seed, threads=1, time_limit=60, params={"engine": engine})
+        res = solve_file(discovery(k), "search", opts)
+        assert res.status == Status.SOLVED and res.verified
+        assert len(res.solution["placements"]) == k
+        assert res.stats["solver"] == "loopscan"
+
+
+def test_larger_discovery_with_compiled_core():
+    if search._loopscan is None:
+        pytest.skip("compiled loopscan core not built")
+    for k in (20, 24):
+        res = solve_file(discovery(k), "search", SolveOptions(seed=3, threads=2, time_limit=60))
+        assert res.status == Status.SOLVED and res.verified
+
+
+def test_engines_walk_the_same_tree():
+    if search._loopscan is None:
+        pytest.skip("compiled loopscan core not built")
+    inst = read_instance(discovery(14))
+    ts = search.trees(inst)
+    found = {}
+    for kind in (search.PyCore, search.CCore):
+        s = search.LoopSearcher(ts, 5, kind)
+        code, nodes = s.step(10**7)
+        assert code == 1
+        found[kind] = (nodes, s.solution())
+    assert found[search.PyCore] == found[search.CCore]
+    assert verify(inst, found[search.CCore][1]).ok
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("discovery_03", 2), ("discovery_05", 4), ("discovery_07", 36), ("discovery_08", 84),
+    ("super_junior", 48),
+])
+def test_counts_match_cpsat(name, expected):
+    # the expected numbers are CP-SAT's complete counts; the pin leaves one loop per class
+    opts = SolveOptions(count=True, threads=1, time_limit=60)
+    res = solve_file(INSTANCES / f"tantrix_{name}.txt", "search", opts)
+    assert res.stats["complete"] is True
+    assert res.count == expected == res.count_raw
+
+
+def test_any_colour_loop():
+    res = solve_file(INSTANCES / "tantrix_rainbow_white.txt", "search",
+                     SolveOptions(seed=2, threads=1, time_limit=60))
+    assert res.status == Status.SOLVED and res.verified
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_two_tiles_cannot_close_a_loop(engine):
+    inst = TantrixInstance([1, 2], [Goal("loop", "yellow")])
+    out = search.solve(inst, SolveOptions(threads=1, time_limit=30, params={"engine": engine}))
+    assert out.status == Status.INFEASIBLE
+
+
+def test_stop_flag_ends_the_search():
+    flag = StopFlag()
+    flag.set()
+    inst = read_instance(discovery(30))
+    out = search.solve(inst, SolveOptions(threads=1, stop=flag))
+    assert out.status == Status.TIMEOUT and out.solution is None
+
+
+def test_cli_solution_file_verifies(tmp_path):
+    sol = tmp_path / "d12.txt"
+    proc = run_cli("solve", discovery(12), "--backend", "search", "--threads", "1", "--json",
+                   "--out", sol)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["status"] == "solved" and res["verified"] is True
+    assert run_cli("verify", discovery(12), sol).returncode == 0
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("tiles 1-10\ngoal loop red\nshape triangle 4", "shape triangle is not free"),
+    ("tiles 1-10\ngoal line red\nshape free", "the goal is a line"),
+    ("tiles 1-10\ngoal loop red\ngoal loop blue\nshape free", "2 goals"),
+    ("tiles 1-16\ngoal loop blue\nshape free", "tile 15 has no blue"),
+    ("tiles 1-10\nshape free", "0 goals"),
+])
+def test_unhandled_puzzles_refused(tmp_path, text, reason):
+    path = tmp_path / "p.txt"
+    path.write_text(f"tantrix\n{text}\n")
+    proc = run_cli("solve", path, "--backend", "search")
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and reason in lines[0] and "single loop goal" in lines[0]
+
+
+def test_fixed_board_refused():
+    proc = run_cli("solve", INSTANCES / "tantrix_challenge_10.txt", "--backend", "search")
+    assert proc.returncode == 2 and "shape board is not free" in proc.stderr
+
+
+@pytest.mark.parametrize("opt,value", [("--engine", "fast"), ("--restart", "-1"),
+                                       ("--restart", "soon"), ("--population", "5")])
+def test_bad_options(opt, value):
+    proc = run_cli("solve", discovery(5), "--backend", "search", opt, value)
+    assert proc.returncode == 2 and opt in proc.stderr
+
+
+def test_objective_refused():
+    with pytest.raises(InputError, match="not supported"):
+        search.solve(read_instance(discovery(5)), SolveOptions(objective="matches"))
