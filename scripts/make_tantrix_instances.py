@@ -1,10 +1,15 @@
 """Write the shipped Tantrix instance files: Discovery 3..30, Rainbow, Super 5, pyramids, and the
 fixed-board "challenge n" puzzles (the 10 Discovery tiles repeated).
 
-The challenge boards are the shape of a solution found by CP-SAT on the free-shape puzzle plus
-the cells touching it on one side, so each board is known to admit a solution.
+The challenge boards are the shape of a known solution plus one empty cell at the right end of
+each row, so each board admits a solution (checked by the verifier before it is written). Up to
+n = 40 the solution is one CP-SAT finds for the free-shape puzzle. Larger loops come from a
+periodic band: CP-SAT solves a 40-tile loop on a band three cells high in which a block of
+columns holding one copy of tiles 1..10 is followed by an identical copy of itself; every
+touching pair then also occurs with the block repeated k times, giving loops of 20 + 10 k tiles.
 
     .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--time-limit S]
+        [--challenges 10,20,...]
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ import argparse
 import math
 from pathlib import Path
 
+from tesserae.backends import cpsat as runner
 from tesserae.core import hexgrid as hx
-from tesserae.core.result import SolveOptions
+from tesserae.core.result import Solution, SolveOptions
 from tesserae.families.tantrix import catalogue as cat
 from tesserae.families.tantrix import cpsat
 from tesserae.families.tantrix.model import Goal, TantrixInstance, format_instance, verify
+from tesserae.families.tantrix.region import fixed_layout
 
 OUT = Path(__file__).resolve().parent.parent / "instances"
 
@@ -60,21 +67,98 @@ def challenge_colour(n: int) -> str:
     return cat.back(n % 10 or 10)
 
 
-def challenge(n: int, time_limit: float) -> None:
+def free_shape_solution(n: int, time_limit: float) -> Solution | None:
+    """A solution of the free-shape challenge puzzle (CP-SAT; practical up to about 40 tiles)."""
     free = TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))])
     out = cpsat.solve(free, SolveOptions(time_limit=time_limit, threads=8, seed=n))
-    if out.solution is None or not verify(free, out.solution).ok:
+    return out.solution
+
+
+# Large loops grow on a band ROWS cells high: a loop found there is cut at a column, the part
+# right of the cut moves WIDTH columns right, and CP-SAT fills the gap plus MARGIN columns on
+# either side with one more copy of tiles 1..10 while everything else stays fixed.
+ROWS, WIDTH, MARGIN, START = 3, 6, 2, 20
+
+
+def band(rows: int, cols: int) -> list[hx.Hex]:
+    """A band of hexes `rows` high and `cols` wide, rows staggered so its ends are vertical."""
+    return [(col - r // 2, r) for r in range(rows) for col in range(cols)]
+
+
+def column(cell: hx.Hex) -> int:
+    return cell[0] + cell[1] // 2
+
+
+def band_instance(n: int, cols: int) -> TantrixInstance:
+    return TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))],
+                           shape="board", board=band(ROWS, cols))
+
+
+def solve_band(inst: TantrixInstance, keep: dict[hx.Hex, tuple[int, int] | None],
+               seed: int, time_limit: float) -> Solution | None:
+    """Solve the band puzzle with the cells in `keep` fixed (a placement, or None: empty)."""
+    compiled = cpsat.TantrixCpsat(fixed_layout(inst))
+    compiled.fix({c: p for c, p in keep.items() if p is not None})
+    for c, p in keep.items():
+        if p is None:
+            compiled.model.add(compiled.y[c] == 0)
+    out = runner.run(compiled, SolveOptions(time_limit=time_limit, seed=seed),
+                     num_workers=cpsat.DEFAULT_WORKERS)
+    if out.solution is None or not verify(inst, out.solution).ok:
+        return None
+    return out.solution
+
+
+def widen(sol: Solution, n: int, cols: int, cut: int, seed: int,
+          time_limit: float) -> Solution | None:
+    """A loop of n + 10 tiles on a band WIDTH columns longer (see above)."""
+    keep: dict[hx.Hex, tuple[int, int] | None] = {}
+    for c in band(ROWS, cols):
+        col = column(c)
+        if col < cut - MARGIN:
+            keep[c] = sol.get(c)
+        elif col >= cut + MARGIN:
+            keep[c[0] + WIDTH, c[1]] = sol.get(c)
+    return solve_band(band_instance(n + 10, cols + WIDTH), keep, seed, time_limit)
+
+
+def grown_band_solutions(sizes: list[int], time_limit: float) -> dict[int, Solution]:
+    """Loops of START, START + 10, ... tiles, each grown from the one before."""
+    cols = START // 2 + 3
+    sol = solve_band(band_instance(START, cols), {}, START, time_limit)
+    out: dict[int, Solution] = {}
+    n = START
+    while sol is not None and n < max(sizes):
+        for attempt in range(12):  # cut near the middle first, then further out
+            cut = cols // 2 + (attempt + 1) // 2 * (-1) ** attempt
+            grown = widen(sol, n, cols, cut, n + attempt, min(time_limit, 60))
+            if grown is not None:
+                break
+        sol, n, cols = grown, n + 10, cols + WIDTH
+        if sol is not None:
+            out[n] = sol
+    return out
+
+
+def challenge(n: int, sol: Solution | None, large: bool, time_limit: float) -> None:
+    tiles, goals = challenge_tiles(n), [Goal("loop", challenge_colour(n))]
+    if sol is None or not verify(TantrixInstance(tiles, goals), sol).ok:
         print(f"challenge {n}: no solution found in {time_limit} s; not written")
         return
-    shape = set(out.solution)
+    shape = set(sol)
     # one extra cell per row on the right: empty places the model must learn to leave empty
     extras = {(row[-1][0] + 1, row[-1][1]) for row in hx.rows_of(shape)}
     board = sorted(shape | extras, key=lambda c: (c[1], c[0]))
-    inst = TantrixInstance(free.tiles, free.goals, shape="board", board=board)
+    inst = TantrixInstance(tiles, goals, shape="board", board=board)
+    if not verify(inst, sol).ok:
+        raise AssertionError(f"challenge {n}: the board does not hold its own solution")
+    how = ("a solution found by CP-SAT plus one empty cell\n" if not large else
+           "a loop grown on a band three cells high\n"
+           f"(CP-SAT inserts ten tiles at a time into a {START}-tile loop) plus one empty cell\n")
     write(f"challenge_{n}", inst,
           f"Kino & Uno challenge n = {n}: the 10 Discovery tiles repeated (tile i used\n"
           f"ceil((n + 1 - i) / 10) times), one {challenge_colour(n)} loop through all tiles,\n"
-          "on a fixed board: the shape of a solution found by CP-SAT plus one empty cell\n"
+          f"on a fixed board: the shape of {how}"
           "at the right end of each row.")
 
 
@@ -105,8 +189,13 @@ def main() -> None:
             write(f"pyramid_{k}", TantrixInstance(tiles, [], shape="triangle", size=5),
                   f"Pyramid puzzle {k}: the 15 tiles fill a triangle of side 5, every touching\n"
                   "edge matching (no goal line).")
-    for n in (int(v) for v in args.challenges.split(",") if v):
-        challenge(n, args.time_limit)
+    sizes = [int(v) for v in args.challenges.split(",") if v]
+    # free shapes up to 40 tiles (the shipped boards); beyond that free-shape search is too slow
+    large = [n for n in sizes if n > 40 and n % 10 == 0]
+    grown = grown_band_solutions(large, args.time_limit) if large else {}
+    for n in sizes:
+        sol = grown.get(n) if n in large else free_shape_solution(n, args.time_limit)
+        challenge(n, sol, n in large, args.time_limit)
 
 
 if __name__ == "__main__":
