@@ -1,16 +1,21 @@
-"""Tantrix on a fixed board as CNF (PySAT; CaDiCaL by default), the MILP model's rules as
-clauses:
+"""Tantrix as CNF (PySAT; CaDiCaL by default) on a fixed board or, for free shapes, on a
+hexagon of cells around a pinned tile that grows until the puzzle fits; the MILP model's
+rules as clauses:
 - x[cell, tile, rot] per allowed placement; y[cell] <-> some placement in the cell; at most
   one placement per cell (y forced on a board the tiles fill); each tile type exactly its
   multiplicity (cardinality encodings from `pysat.card`, numbered by the shared IDPool);
 - z[cell, d, k] <-> some placement shows colour k at edge d;
 - golden rule: z[a, d, k] and y[b] imply z[b, d+3, k]; a goal loop colour implies y of the
   cell it faces;
+- no loop of 3, 4 or 5 tiles: for each short cycle of the cell graph, not all its links of a
+  loop colour (when more tiles carry the colour); no hole of up to three cells: not every cell
+  around it filled with one of its own cells empty;
 - lazily (`separate`, clauses added to the running solver): a closed loop of colour k
   through fewer tiles than carry k is forbidden by "not all of its links" (any board with
   those links has that short loop); holes and disconnected groups by the clauses of the
   MILP's cuts (a tile around the hole missing or a board cell inside filled; a tile next to
-  the group, or one of the group missing).
+  the group, or one of the group missing). A hole found is excluded at every turned and
+  shifted copy of it in the region at once.
 """
 
 from __future__ import annotations
@@ -22,16 +27,27 @@ from ...backends import cnf as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
-from .lazy import Table, layout_for, violations
+from .lazy import (
+    Table,
+    check_goals,
+    hole_copies,
+    hole_shapes,
+    link_between,
+    rim,
+    solve_on_layouts,
+    violations,
+)
 from .model import TantrixInstance
+from .region import Layout
 
-PARAMS = ("solver",)
+PARAMS = ("solver", "radius")
 
 
 class TantrixCnf:
-    def __init__(self, inst: TantrixInstance):
-        self.table = table = Table(layout_for(inst, "sat"))
-        lay = table.layout
+    def __init__(self, layout: Layout):
+        self.table = table = Table(layout)
+        self.layout = lay = layout
+        inst = lay.inst
         pool = self.vpool = IDPool()
         cnf = self.clauses = CNF()
         self.x = {pl: pool.id(("x", pl)) for pls in table.at.values() for pl in pls}
@@ -41,7 +57,7 @@ class TantrixCnf:
             cnf.append([-self.y[c], *lits])
             cnf.extend([[-v, self.y[c]] for v in lits])
             cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
-            if lay.all_filled:
+            if lay.all_filled or (lay.pin is not None and c == lay.pin[0]):
                 cnf.append([self.y[c]])
         by_tile: dict[int, list[int]] = {}
         for pl, v in self.x.items():
@@ -70,6 +86,23 @@ class TantrixCnf:
             if k in table.loops:
                 nb = hx.neighbour(c, d)
                 cnf.append([-z, self.y[nb]] if lay.inside(nb) else [-z])
+        for cyc in table.short_cycles():
+            for k in table.loops:
+                links = [self.z.get((*link_between(a, b), k))
+                         for a, b in zip(cyc, cyc[1:] + cyc[:1], strict=True)]
+                if table.need[k] > len(cyc) and None not in links:
+                    cnf.append([-v for v in links])
+        for hole in hole_shapes(lay, 3):
+            cnf.extend(self.hole_clauses(hole))
+
+    def hole_clauses(self, hole) -> list[list[int]]:
+        """If every cell around `hole` holds a tile, so does each cell of it (a cell of it
+        outside the region stays empty, so then the rim cannot be full)."""
+        full = [-self.y[c] for c in sorted(rim(set(hole)))]
+        inside = [c for c in sorted(hole) if c in self.y]
+        if len(inside) < len(hole):
+            return [full]
+        return [[*full, self.y[c]] for c in inside]
 
     # ------------------------------------------------------------------ the runner seam
     def decode(self, value) -> Solution:
@@ -78,8 +111,9 @@ class TantrixCnf:
     def separate(self, sol: Solution) -> list[list[int]]:
         found = violations(self.table, sol)
         out = [[-self.z[a, d, k] for a, d in own] for k, _inner, own, _n in found.subloops]
-        out += [[-self.y[c] for c in rim] + [self.y[c] for c in inside]
-                for rim, inside in found.holes]
+        for _rim, _inside, hole in found.holes:
+            for h in hole_copies(self.layout, hole):
+                out += self.hole_clauses(h)
         out += [[-self.y[c] for c in group] + [self.y[c] for c in around]
                 for group, around in found.parts]
         return out
@@ -99,4 +133,5 @@ class TantrixCnf:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(TantrixCnf(inst), opts)
+    check_goals(inst, "sat")
+    return solve_on_layouts(inst, opts, lambda lay, o: runner.run(TantrixCnf(lay), o))

@@ -1,20 +1,34 @@
-"""Tantrix on a fixed board as a MILP (PuLP; CBC by default, HiGHS with `--solver highs`),
-after Kino & Uno's integer-programming model.
+"""Tantrix as a MILP (PuLP; CBC by default, HiGHS with `--solver highs`), after Kino & Uno's
+integer-programming model, on a fixed board or, for free shapes, on a hexagon of cells around
+a pinned tile that grows until the puzzle fits.
 
 Rules, as the model states them:
 - C1: a binary x[cell, tile, rot] for every placement the layout allows; at most one per
   cell (exactly one on a board the tiles fill); y[cell] = the cell's sum;
-- C2': every tile type used as often as listed;
-- C3: a goal loop colour never faces an empty cell (placements already keep it off the
-  board's boundary, which also gives C6: a cell with two board neighbours turns its loop
-  colour towards them);
-- C4: on every touching pair, a colour shown by one tile is shown back when the other cell
-  is occupied: z[a, d, k] - z[b, d+3, k] + y[b] <= 1, z being a sum of placements;
+- C2: every tile type used as often as listed;
+- C3: a goal loop colour never faces an empty or outside cell. Placements keep it off the
+  region's boundary, which also gives C6 (a cell with only two region neighbours holds a tile
+  whose loop colour turns towards both), and across a touching pair the loop colour is shown
+  on both sides or on neither: z[a, d, k] = z[b, d+3, k], z being a sum of placements. This
+  equality is the link of colour k between a and b;
+- C4: the other colours match when both cells are occupied, stated per touching pair with
+  u[a, k] = "a shows k towards an empty b": z[a, d, k] - z[b, d+3, k] = u[a, k] - u[b, k],
+  u <= z, and sum over k of u[a, k] <= 1 - y[b] (tighter than one row per colour when the
+  cells are only fractionally filled);
+- C7-C9: no loop of 3, 4 or 5 tiles: for each cell set of a short cycle of the cell graph,
+  the links of colour k among its cells number at most |S| - 1 (when more tiles carry k);
+- no small holes: for every set H of up to three cells whose rim lies in the region, a full
+  rim forces every cell of H to be filled;
+- free shapes (or `--euler on`): shared pairs minus filled triangles equals tiles minus one
+  (Euler's formula for a connected, hole-free cluster on the triangulated hex lattice), with
+  e = y[a] y[b] and t = y[a] y[b] y[c] linearised; a loop through every tile also has at
+  least 2n - 3 shared pairs (n links plus n - 3 inside it). On nearly full boards these rows
+  made each round slower than the lazy hole cuts they save, so they are off there;
 - C5, lazily (`separate`): a closed loop S of colour k through fewer tiles than carry k is
-  cut by "at most |S| - 1 links of colour k between cells of S". Sound: in a solution the
-  k-links form ONE cycle through more than |S| tiles, so the links among the cells of S are
-  paths, at most |S| - 1 of them; S itself has |S| links. Holes and disconnected groups,
-  which the verifier also rejects, are cut lazily too (see `cuts`).
+  cut by "links of colour k among the cells of S <= |S| - 1" (sound: in a solution the
+  k-links among a cell set smaller than the loop are paths), for each subloop and each union
+  of subloops still smaller than the loop. Holes found are cut at every turned and shifted
+  copy in the region; disconnected groups need a tile next to them (see `cuts`).
 """
 
 from __future__ import annotations
@@ -25,54 +39,140 @@ from ...backends import milp as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
-from .lazy import Table, layout_for, violations
+from .lazy import (
+    Table,
+    check_goals,
+    hole_copies,
+    hole_shapes,
+    inner_links,
+    loop_groups,
+    rim,
+    solve_on_layouts,
+    violations,
+)
 from .model import TantrixInstance
+from .region import Layout, covering_colour
 
-PARAMS = ("solver",)
+PARAMS = ("solver", "radius", "euler", "short")
 
 
-def _name(pl) -> str:
-    (q, r), t, rot = pl
-    return f"x_{q}_{r}_{t}_{rot}".replace("-", "m")
+def _tag(*cells) -> str:
+    return "_".join(f"{q}_{r}" for q, r in cells).replace("-", "m")
+
+
+def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
+    val = str(opts.params.get(name, "auto")).lower()
+    if val not in ("auto", "true", "false", "1", "0", "yes", "no", "on", "off"):
+        raise InputError(f"--{name} expects on, off or auto, got {val!r}")
+    return default if val == "auto" else val in ("true", "1", "yes", "on")
 
 
 class TantrixMilp:
-    def __init__(self, inst: TantrixInstance):
-        self.table = table = Table(layout_for(inst, "milp"))
-        lay = table.layout
+    def __init__(self, layout: Layout, euler: bool = True, short: bool = True):
+        self.table = table = Table(layout)
+        self.layout = lay = layout
+        inst = lay.inst
         prob = self.prob = pulp.LpProblem("tantrix", pulp.LpMinimize)
-        self.x = {pl: prob.add_variable(_name(pl), 0, 1, pulp.LpBinary)
+        self.x = {pl: prob.add_variable(f"x_{_tag(pl[0])}_{pl[1]}_{pl[2]}", 0, 1, pulp.LpBinary)
                   for pls in table.at.values() for pl in pls}
         self.y = {c: self._sum(pls) for c, pls in table.at.items()}
-        for (q, r), y in self.y.items():
-            tag = f"{q}_{r}".replace("-", "m")
-            prob += (y == 1) if lay.all_filled else (y <= 1), f"cell_{tag}"
+        for c, y in self.y.items():
+            filled = lay.all_filled or (lay.pin is not None and c == lay.pin[0])
+            prob += (y == 1) if filled else (y <= 1), f"cell_{_tag(c)}"
         by_tile: dict[int, list] = {}
         for pl in self.x:
             by_tile.setdefault(pl[1], []).append(pl)
         for t, n in inst.counts().items():
             prob += self._sum(by_tile.get(t, [])) == n, f"tile_{t}"
 
+        open_a: dict = {}
+        open_b: dict = {}
         for i, (a, d, b) in enumerate(lay.pairs):
             for k in table.colours():
                 za, zb = self.z(a, d, k), self.z(b, hx.opposite(d), k)
                 if za.isNumericalConstant() and zb.isNumericalConstant():
                     continue
-                prob += za - zb + self.y[b] <= 1, f"match_{i}_{k}_a"
-                prob += zb - za + self.y[a] <= 1, f"match_{i}_{k}_b"
-        for k in sorted(table.loops):  # C3: loop colour faces a tile
-            for c in lay.cells:
-                for d in range(6):
-                    nb = hx.neighbour(c, d)
-                    z = self.z(c, d, k)
-                    if lay.inside(nb) and not z.isNumericalConstant():
-                        prob += z - self.y[nb] <= 0, f"face_{len(prob.constraints)}"
+                if k in table.loops:  # C3 on both sides: the link exists on both or neither
+                    prob += za == zb, f"link_{i}_{k}"
+                    continue
+                # u: colour k shown by one side towards an empty other side
+                ua = prob.add_variable(f"ua_{i}_{k}", 0, 1)
+                ub = prob.add_variable(f"ub_{i}_{k}", 0, 1)
+                prob += za - zb - ua + ub == 0, f"match_{i}_{k}"
+                prob += ua - za <= 0, f"uza_{i}_{k}"
+                prob += ub - zb <= 0, f"uzb_{i}_{k}"
+                open_a.setdefault(i, []).append(ua)
+                open_b.setdefault(i, []).append(ub)
+        for i, (a, _d, b) in enumerate(lay.pairs):
+            if i in open_a:
+                prob += pulp.lpSum(open_a[i]) + self.y[b] <= 1, f"opena_{i}"
+                prob += pulp.lpSum(open_b[i]) + self.y[a] <= 1, f"openb_{i}"
+        if short:
+            self._short_loops()
+            self._small_holes()
+        if euler and not lay.all_filled:
+            self._euler()
 
     def _sum(self, pls) -> pulp.LpAffineExpression:
         return pulp.LpAffineExpression((self.x[pl], 1) for pl in pls)
 
     def z(self, cell, d: int, k: str) -> pulp.LpAffineExpression:
         return self._sum(self.table.showing.get((cell, d, k), []))
+
+    def links(self, k: str, cells: set) -> pulp.LpAffineExpression:
+        """Links of loop colour k among `cells` (a link is its z on the lower side)."""
+        return pulp.lpSum(self.z(a, d, k) for a, d in inner_links(self.layout, cells))
+
+    def _short_loops(self) -> None:
+        """C7-C9: no closed loop through the cells of a short cycle."""
+        sets = {frozenset(cyc) for cyc in self.table.short_cycles()}
+        for cells in sorted(sets, key=sorted):
+            for k in sorted(self.table.loops):
+                if self.table.need[k] > len(cells):
+                    self.prob += (self.links(k, set(cells)) <= len(cells) - 1,
+                                  f"short_{k}_{_tag(*sorted(cells))}")
+
+    def _small_holes(self) -> None:
+        """No hole of up to three cells: around such cells, not every tile present."""
+        for hole in hole_shapes(self.layout, 3):
+            for i, row in enumerate(self.hole_rows(hole)):
+                self.prob += row, f"hole_{i}_{_tag(*sorted(hole))}"
+
+    def hole_rows(self, hole) -> list:
+        """If every cell around `hole` holds a tile, so does every cell of it (or it is a
+        hole); a cell of it outside the region stays empty, so the rim cannot be full."""
+        around = rim(set(hole))
+        total = pulp.lpSum(self.y[c] for c in around)
+        inside = [c for c in sorted(hole) if c in self.y]
+        if len(inside) < len(hole):
+            return [total <= len(around) - 1]
+        return [total - self.y[c] <= len(around) - 1 for c in inside]
+
+    def _euler(self) -> None:
+        """Shared pairs minus filled triangles equals tiles minus one (e = y[a] y[b] and
+        t = y[a] y[b] y[c] linearised); a loop through every tile has at least 2n - 3 shared
+        pairs."""
+        lay, prob, y = self.layout, self.prob, self.y
+        n = lay.inst.n
+        e = []
+        for a, _d, b in lay.pairs:
+            v = prob.add_variable(f"e_{_tag(a, b)}", 0, 1)
+            e.append(v)
+            prob += v - y[a] - y[b] >= -1, f"ec_{_tag(a, b)}"
+            prob += v - y[a] <= 0, f"ea_{_tag(a, b)}"
+            prob += v - y[b] <= 0, f"eb_{_tag(a, b)}"
+        tris = []
+        for cells in lay.triangles:
+            v = prob.add_variable(f"t_{_tag(*cells)}", 0, 1)
+            tris.append(v)
+            for j, c in enumerate(cells):
+                prob += v - y[c] <= 0, f"t{j}_{_tag(*cells)}"
+            prob += v - pulp.lpSum(y[c] for c in cells) >= -2, f"tc_{_tag(*cells)}"
+        shared = pulp.lpSum(e)
+        prob += shared - pulp.lpSum(tris) == n - 1, "euler"
+        cover = covering_colour(lay.inst)
+        if cover is not None and cover in self.table.loops:
+            prob += shared >= 2 * n - 3, "loop_chords"
 
     # ------------------------------------------------------------------ the runner seam
     def decode(self, value) -> Solution:
@@ -98,15 +198,14 @@ class TantrixMilp:
 def cuts(m: TantrixMilp, sol: Solution) -> list:
     """Linear cuts for what the board violates (sound for every solution, see the module
     docstring): a hole H is empty only if some tile around it is missing or some cell of H
-    on the board is filled; a group G of tiles all present needs a tile next to it."""
+    in the region is filled; a group G of tiles all present needs a tile next to it."""
     found = violations(m.table, sol)
     out = []
-    for k, inner, _own, size in found.subloops:
-        expr = pulp.lpSum(m.z(a, d, k) for a, d in inner)
-        out.append((expr <= size - 1, f"subloop_{k}"))
-    for rim, inside in found.holes:
-        expr = pulp.lpSum(m.y[c] for c in rim) - pulp.lpSum(m.y[c] for c in inside)
-        out.append((expr <= len(rim) - 1, "hole"))
+    for k, cells in loop_groups(m.table, found):
+        out.append((m.links(k, cells) <= len(cells) - 1, f"subloop_{k}"))
+    for _rim, _inside, hole in found.holes:
+        for h in hole_copies(m.layout, hole):
+            out += [(row, "hole") for row in m.hole_rows(h)]
     for group, around in found.parts:
         expr = pulp.lpSum(m.y[c] for c in group) - pulp.lpSum(m.y[c] for c in around)
         out.append((expr <= len(group) - 1, "apart"))
@@ -114,4 +213,8 @@ def cuts(m: TantrixMilp, sol: Solution) -> list:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(TantrixMilp(inst), opts)
+    check_goals(inst, "milp")
+    # Euler's rows make each round harder; they pay where most of the region stays empty
+    euler, short = _flag(opts, "euler", inst.shape == "free"), _flag(opts, "short", True)
+    return solve_on_layouts(inst, opts,
+                            lambda lay, o: runner.run(TantrixMilp(lay, euler, short), o))

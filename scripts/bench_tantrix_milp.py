@@ -1,0 +1,56 @@
+"""Time the Tantrix MILP and SAT backends: fixed-board challenges and free-shape puzzles.
+
+    .venv/bin/python scripts/bench_tantrix_milp.py [--time-limit 300] [--backends milp,sat]
+        [--solver cbc|highs] [GLOB ...]
+
+Default puzzles: the Kino & Uno challenge boards (n = 10..40) and Discovery 3..10. Prints one
+row per puzzle and backend: status (verified), wall seconds, lazy cut rounds, cuts added, the
+radii tried for free shapes. Timings on a shared machine vary; compare runs on an idle one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from tesserae.core.errors import InputError
+from tesserae.core.result import SolveOptions
+from tesserae.core.solve import finish, run_backend
+from tesserae.families.tantrix.model import FAMILY
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ["tantrix_challenge_*.txt", *(f"tantrix_discovery_{k:02d}.txt" for k in range(3, 11))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("globs", nargs="*", default=DEFAULT)
+    ap.add_argument("--backends", default="milp,sat")
+    ap.add_argument("--solver", default=None, help="MILP solver: cbc (default) or highs")
+    ap.add_argument("--time-limit", type=float, default=300)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+    paths = [p for g in args.globs for p in sorted((ROOT / "instances").glob(g))]
+    print(f"{'puzzle':24} {'backend':8} {'status':9} {'seconds':>8} {'rounds':>6} {'cuts':>5} "
+          "radii")
+    for path in paths:
+        inst = FAMILY.read_instance(path)
+        for backend in args.backends.split(","):
+            params = {"solver": args.solver} if args.solver and backend == "milp" else {}
+            opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, params=params)
+            t0 = time.perf_counter()
+            try:
+                out = run_backend(FAMILY, inst, backend, opts)
+            except InputError as exc:
+                print(f"{path.stem:24} {backend:8} refused   ({exc})")
+                continue
+            res = finish(FAMILY, inst, str(path), backend, out, opts, time.perf_counter() - t0)
+            st = res.stats
+            print(f"{path.stem:24} {backend:8} {res.status.value:9} {res.seconds:8.1f} "
+                  f"{st.get('rounds', '')!s:>6} {st.get('cuts', '')!s:>5} {st.get('radii', '')}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
