@@ -95,7 +95,7 @@ def band_instance(n: int, cols: int) -> TantrixInstance:
 
 
 def solve_band(inst: TantrixInstance, keep: dict[hx.Hex, tuple[int, int] | None],
-               seed: int, time_limit: float) -> Solution | None:
+               seed: int, time_limit: float, workers: int) -> Solution | None:
     """Solve the band puzzle with the cells in `keep` fixed (a placement, or None: empty)."""
     compiled = cpsat.TantrixCpsat(fixed_layout(inst))
     compiled.fix({c: p for c, p in keep.items() if p is not None})
@@ -103,14 +103,14 @@ def solve_band(inst: TantrixInstance, keep: dict[hx.Hex, tuple[int, int] | None]
         if p is None:
             compiled.model.add(compiled.y[c] == 0)
     out = runner.run(compiled, SolveOptions(time_limit=time_limit, seed=seed),
-                     num_workers=cpsat.DEFAULT_WORKERS)
+                     num_workers=workers)
     if out.solution is None or not verify(inst, out.solution).ok:
         return None
     return out.solution
 
 
 def widen(sol: Solution, n: int, cols: int, cut: int, seed: int,
-          time_limit: float) -> Solution | None:
+          time_limit: float, workers: int) -> Solution | None:
     """A loop of n + 10 tiles on a band WIDTH columns longer (see above)."""
     keep: dict[hx.Hex, tuple[int, int] | None] = {}
     for c in band(ROWS, cols):
@@ -119,19 +119,21 @@ def widen(sol: Solution, n: int, cols: int, cut: int, seed: int,
             keep[c] = sol.get(c)
         elif col >= cut + MARGIN:
             keep[c[0] + WIDTH, c[1]] = sol.get(c)
-    return solve_band(band_instance(n + 10, cols + WIDTH), keep, seed, time_limit)
+    return solve_band(band_instance(n + 10, cols + WIDTH), keep, seed, time_limit, workers)
 
 
-def grown_band_solutions(sizes: list[int], time_limit: float) -> dict[int, Solution]:
-    """Loops of START, START + 10, ... tiles, each grown from the one before."""
+def grown_band_solutions(largest: int, time_limit: float,
+                         workers: int = cpsat.DEFAULT_WORKERS) -> dict[int, Solution]:
+    """Loops of START + 10, START + 20, ... up to `largest` tiles on bands, each grown from
+    the one before."""
     cols = START // 2 + 3
-    sol = solve_band(band_instance(START, cols), {}, START, time_limit)
+    sol = solve_band(band_instance(START, cols), {}, START, time_limit, workers)
     out: dict[int, Solution] = {}
     n = START
-    while sol is not None and n < max(sizes):
+    while sol is not None and n < largest:
         for attempt in range(12):  # cut near the middle first, then further out
             cut = cols // 2 + (attempt + 1) // 2 * (-1) ** attempt
-            grown = widen(sol, n, cols, cut, n + attempt, min(time_limit, 60))
+            grown = widen(sol, n, cols, cut, n + attempt, min(time_limit, 60), workers)
             if grown is not None:
                 break
         sol, n, cols = grown, n + 10, cols + WIDTH
@@ -192,7 +194,7 @@ def main() -> None:
     sizes = [int(v) for v in args.challenges.split(",") if v]
     # free shapes up to 40 tiles (the shipped boards); beyond that free-shape search is too slow
     large = [n for n in sizes if n > 40 and n % 10 == 0]
-    grown = grown_band_solutions(large, args.time_limit) if large else {}
+    grown = grown_band_solutions(max(large), args.time_limit) if large else {}
     for n in sizes:
         sol = grown.get(n) if n in large else free_shape_solution(n, args.time_limit)
         challenge(n, sol, n in large, args.time_limit)
