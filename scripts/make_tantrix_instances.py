@@ -3,10 +3,10 @@ fixed-board "challenge n" puzzles (the 10 Discovery tiles repeated).
 
 The challenge boards are the shape of a known solution plus one empty cell at the right end of
 each row, so each board admits a solution (checked by the verifier before it is written). Up to
-n = 40 the solution is one CP-SAT finds for the free-shape puzzle. Larger loops come from a
-periodic band: CP-SAT solves a 40-tile loop on a band three cells high in which a block of
-columns holding one copy of tiles 1..10 is followed by an identical copy of itself; every
-touching pair then also occurs with the block repeated k times, giving loops of 20 + 10 k tiles.
+n = 40 the solution is one CP-SAT finds for the free-shape puzzle (free shapes of 60 and more
+tiles are out of its reach). Larger loops (multiples of 10) grow on a band three cells high:
+CP-SAT finds a 20-tile loop there, then repeatedly opens a gap of a few columns in the loop and
+refills it, with the rest held fixed, using one more copy of tiles 1..10.
 
     .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--time-limit S]
         [--challenges 10,20,...]
