@@ -576,23 +576,11 @@ class LoopSearcher:
 
 
 def _engine(opts: SolveOptions) -> type[Core]:
-    want = str(opts.params.get("engine", "auto")).lower()
-    if want not in ("auto", "c", "python"):
-        raise InputError(f"--engine must be auto, c or python, got {want!r}")
-    if want == "c" and _loopscan is None:
-        raise InputError("--engine c: the compiled loopscan core is not built (reinstall with gcc)")
-    return PyCore if want == "python" or _loopscan is None else CCore
+    return runner.engine_choice(opts, _loopscan, "loopscan", CCore, PyCore)
 
 
 def _restart(opts: SolveOptions) -> int:
-    raw = opts.params.get("restart", RESTART_UNIT)
-    try:
-        val = int(float(raw))
-    except ValueError:
-        raise InputError(f"--restart expects a node count, got {raw!r}") from None
-    if val < 0:
-        raise InputError(f"--restart must be 0 (never) or a positive node count, got {val}")
-    return val
+    return runner.restart_unit(opts, RESTART_UNIT)
 
 
 def trees(inst: TantrixInstance) -> list[Tree]:
