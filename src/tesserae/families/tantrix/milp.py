@@ -33,12 +33,15 @@ Rules, as the model states them:
 
 from __future__ import annotations
 
+import dataclasses
+import time
+
 import pulp
 
 from ...backends import milp as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
-from ...core.result import Outcome, Solution, SolveOptions
+from ...core.result import Outcome, Solution, SolveOptions, Status
 from .lazy import (
     Table,
     check_goals,
@@ -179,7 +182,9 @@ class TantrixMilp:
         return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v) > 0.5}
 
     def separate(self, sol: Solution) -> list:
-        return cuts(self, sol)
+        # the runner numbers cuts per run; restarts run again, so names carry a serial
+        self.serial = getattr(self, "serial", 0) + 1
+        return [(row, f"s{self.serial}_{name}") for row, name in cuts(self, sol)]
 
     def hint(self, solution: Solution) -> None:
         for (c, t, rot), v in self.x.items():
@@ -212,9 +217,32 @@ def cuts(m: TantrixMilp, sol: Solution) -> list:
     return out
 
 
+FIRST_SLICE = 30.0  # seconds before the first restart; each later slice is twice as long
+
+
+def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
+    """The lazy-cut loop in time slices of growing length, each with a new seed: a round
+    that gets lost in a bad part of the search tree is abandoned, and the cuts found so far
+    stay in the model (the run times of these feasibility MILPs vary widely with the seed)."""
+    start = time.monotonic()
+    totals = {"rounds": 0, "cuts": 0, "restarts": 0}
+    piece, seed, sub = FIRST_SLICE, opts.seed, opts
+    while True:
+        left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
+        limit = piece if left is None else max(0.01, min(piece, left))
+        out = runner.run(compiled, dataclasses.replace(sub, time_limit=limit, seed=seed))
+        for key in ("rounds", "cuts"):
+            totals[key] += int(out.stats.get(key, 0))
+        out.stats.update(totals)
+        if out.status != Status.TIMEOUT or opts.stopped() or limit < piece:
+            return out
+        totals["restarts"] += 1
+        piece, seed, sub = 2 * piece, seed + 1, dataclasses.replace(opts, fix=None)
+
+
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     check_goals(inst, "milp")
     # Euler's rows make each round harder; they pay where most of the region stays empty
     euler, short = _flag(opts, "euler", inst.shape == "free"), _flag(opts, "short", True)
     return solve_on_layouts(inst, opts,
-                            lambda lay, o: runner.run(TantrixMilp(lay, euler, short), o))
+                            lambda lay, o: run_restarting(TantrixMilp(lay, euler, short), o))
