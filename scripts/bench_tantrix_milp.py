@@ -20,7 +20,8 @@ from tesserae.core.solve import finish, run_backend
 from tesserae.families.tantrix.model import FAMILY
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = ["tantrix_challenge_*.txt", *(f"tantrix_discovery_{k:02d}.txt" for k in range(3, 11))]
+DEFAULT = [*(f"tantrix_challenge_{n}.txt" for n in (10, 20, 30, 40)),
+           *(f"tantrix_discovery_{k:02d}.txt" for k in range(3, 11))]
 
 
 def main() -> None:
