@@ -31,7 +31,8 @@ from tesserae.families.tantrix.model import (
 )
 
 
-def compact_shapes(n: int, radius: int, min_pairs: int) -> list[list[hx.Hex]]:
+def compact_shapes(n: int, radius: int, min_pairs: int,
+                   max_pairs: int | None = None) -> list[list[hx.Hex]]:
     window = list(hx.hexagon(radius + 1))
     index = {c: i for i, c in enumerate(window)}
     pairs = [(index[c], index[hx.neighbour(c, d)]) for c in window for d in (0, 1, 2)
@@ -39,7 +40,8 @@ def compact_shapes(n: int, radius: int, min_pairs: int) -> list[list[hx.Hex]]:
     shapes: dict = {}
     for comb in itertools.combinations(range(len(window)), n):
         chosen = set(comb)
-        if sum(1 for a, b in pairs if a in chosen and b in chosen) < min_pairs:
+        touching = sum(1 for a, b in pairs if a in chosen and b in chosen)
+        if touching < min_pairs or (max_pairs is not None and touching > max_pairs):
             continue
         cells = [window[i] for i in comb]
         if len(components(cells)) == 1 and not holes(cells):
@@ -51,12 +53,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("instance")
     ap.add_argument("--min-pairs", type=int, required=True)
+    ap.add_argument("--max-pairs", type=int, help="only shapes with at most this many pairs")
     ap.add_argument("--radius", type=int, default=2)
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per shape")
     args = ap.parse_args()
     inst = read_instance(args.instance)
     t0 = time.perf_counter()
-    shapes = compact_shapes(inst.n, args.radius, args.min_pairs)
+    shapes = compact_shapes(inst.n, args.radius, args.min_pairs, args.max_pairs)
     print(f"{len(shapes)} shapes ({time.perf_counter() - t0:.1f} s)", flush=True)
     tally: dict[str, int] = {}
     for i, cells in enumerate(shapes):
