@@ -12,13 +12,11 @@ machine vary; run it on an otherwise idle one for comparable numbers.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from tesserae.core.errors import InputError
 from tesserae.core.result import SolveOptions
-from tesserae.core.solve import finish, run_backend
-from tesserae.families.tantrix.model import FAMILY
+from tesserae.core.solve import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,16 +31,13 @@ def main() -> None:
     paths = sorted({p for g in args.globs for p in (ROOT / "instances").glob(g)})
     print(f"{'puzzle':28} {'backend':8} {'status':10} {'seconds':>8} {'rounds':>6}")
     for path in paths:
-        inst = FAMILY.read_instance(path)
         for backend in args.backends.split(","):
             opts = SolveOptions(time_limit=args.time_limit, threads=args.threads)
-            t0 = time.perf_counter()
             try:
-                out = run_backend(FAMILY, inst, backend, opts)
+                res = solve_file(path, backend, opts)
             except InputError as exc:
                 print(f"{path.stem:28} {backend:8} {'n/a':10} ({exc})")
                 continue
-            res = finish(FAMILY, inst, str(path), backend, out, opts, time.perf_counter() - t0)
             rounds = res.stats.get("rounds", "")
             print(f"{path.stem:28} {backend:8} {res.status.value:10} {res.seconds:8.2f} "
                   f"{rounds!s:>6}", flush=True)

@@ -11,11 +11,10 @@ idle one for comparable numbers.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from tesserae.core.result import SolveOptions
-from tesserae.core.solve import finish, run_backend
+from tesserae.core.solve import solve_file
 from tesserae.families.tantrix.model import FAMILY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,14 +31,12 @@ def main() -> None:
     print(f"{'n':>4} {'cells':>5} {'backend':8} {'status':8} {'seconds':>8} {'rounds':>6}")
     for n in (int(v) for v in args.sizes.split(",") if v):
         path = ROOT / "instances" / f"tantrix_challenge_{n}.txt"
-        inst = FAMILY.read_instance(path)
+        cells = len(FAMILY.read_instance(path).board)
         for backend in args.backends.split(","):
             opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, seed=args.seed)
-            t0 = time.perf_counter()
-            out = run_backend(FAMILY, inst, backend, opts)
-            res = finish(FAMILY, inst, str(path), backend, out, opts, time.perf_counter() - t0)
+            res = solve_file(path, backend, opts)
             rounds = res.stats.get("rounds", "")
-            print(f"{n:4d} {len(inst.board):5d} {backend:8} {res.status.value:8} "
+            print(f"{n:4d} {cells:5d} {backend:8} {res.status.value:8} "
                   f"{res.seconds:8.2f} {rounds!s:>6}", flush=True)
 
 

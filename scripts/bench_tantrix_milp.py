@@ -11,13 +11,11 @@ radii tried for free shapes. Timings on a shared machine vary; compare runs on a
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from tesserae.core.errors import InputError
 from tesserae.core.result import SolveOptions
-from tesserae.core.solve import finish, run_backend
-from tesserae.families.tantrix.model import FAMILY
+from tesserae.core.solve import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [*(f"tantrix_challenge_{n}.txt" for n in (10, 20, 30, 40)),
@@ -36,17 +34,14 @@ def main() -> None:
     print(f"{'puzzle':24} {'backend':8} {'status':9} {'seconds':>8} {'rounds':>6} {'cuts':>5} "
           "radii")
     for path in paths:
-        inst = FAMILY.read_instance(path)
         for backend in args.backends.split(","):
             params = {"solver": args.solver} if args.solver and backend == "milp" else {}
             opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, params=params)
-            t0 = time.perf_counter()
             try:
-                out = run_backend(FAMILY, inst, backend, opts)
+                res = solve_file(path, backend, opts)
             except InputError as exc:
                 print(f"{path.stem:24} {backend:8} refused   ({exc})")
                 continue
-            res = finish(FAMILY, inst, str(path), backend, out, opts, time.perf_counter() - t0)
             st = res.stats
             print(f"{path.stem:24} {backend:8} {res.status.value:9} {res.seconds:8.1f} "
                   f"{st.get('rounds', '')!s:>6} {st.get('cuts', '')!s:>5} {st.get('radii', '')}",
