@@ -30,6 +30,7 @@ core releases the GIL), each with its own candidate order and Luby restarts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +40,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
+from . import linewalk
 from .model import TantrixInstance
 from .region import pin_tile
 
@@ -51,8 +53,8 @@ PARAMS = ("restart", "engine")  # extra command-line options
 RESTART_UNIT = 5_000  # nodes in a Luby restart unit (--restart 0: never restart)
 OPEN, SCAN, RESUME = 0, 1, 2
 HANDLES = (
-    "the search backend handles free-shape puzzles with a single loop goal whose colour every "
-    "tile carries (Discovery, Rainbow green/yellow/white, Super Junior/Student/Master)"
+    "the search backend handles free-shape puzzles: a single loop through every tile, or goals "
+    "of fixed, distinct colours (lines, several loops)"
 )
 
 # state vector (int64): level being filled, mode, deepest level, turning so far, turning the
@@ -594,20 +596,37 @@ def _refuse_extras(opts: SolveOptions) -> None:
         raise InputError("fixed placements are not supported by the search backend")
 
 
-def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+def searchers(inst: TantrixInstance, opts: SolveOptions) -> tuple[Callable, str]:
+    """`make(seed) -> Searcher` and its name: the loop search for a single loop through every
+    tile, else the line walk (lines, several goals, tiles off the goal colour)."""
     _refuse_extras(opts)
+    try:
+        ts = trees(inst)
+    except InputError:
+        try:
+            walk = linewalk.Walk.build(inst)
+        except InputError as walk_refusal:
+            raise InputError(f"{walk_refusal}; {HANDLES}") from None
+        kind = runner.engine_choice(opts, linewalk._linewalk, "linewalk", linewalk.CWalkCore,
+                                    linewalk.WalkCore)
+        return (lambda seed: linewalk.WalkSearcher(walk, seed, kind)), "linewalk"
     kind = _engine(opts)
-    ts = trees(inst)
-    out = runner.run(lambda seed: LoopSearcher(ts, seed, kind), opts, restart=_restart(opts))
-    out.stats["solver"] = "loopscan"
+    return (lambda seed: LoopSearcher(ts, seed, kind)), "loopscan"
+
+
+def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    make, name = searchers(inst, opts)
+    restart = _restart(opts) if name == "loopscan" else 0
+    out = runner.run(make, opts, restart=restart)
+    out.stats["solver"] = name
     return out
 
 
 def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    """Every loop, each once per symmetry class (the pin removes rotations, translations and
-    the two directions of travel)."""
-    _refuse_extras(opts)
-    kind = _engine(opts)
-    out = runner.enumerate_all(LoopSearcher(trees(inst), opts.seed, kind), opts)
-    out.stats["solver"] = "loopscan"
+    """Every solution of one complete search. The loop search's pin removes rotations,
+    translations and the two directions of travel; the line walk meets a line from both
+    ends, and the pipeline merges what is the same up to translation and rotation."""
+    make, name = searchers(inst, opts)
+    out = runner.enumerate_all(make(opts.seed), opts)
+    out.stats["solver"] = name
     return out
