@@ -34,11 +34,10 @@ from .lazy import (
     hole_shapes,
     link_between,
     rim,
-    solve_on_layouts,
     violations,
 )
 from .model import TantrixInstance
-from .region import Layout
+from .region import Layout, solve_on_layouts
 
 PARAMS = ("solver", "radius")
 

@@ -18,25 +18,22 @@ around a pinned tile):
 
 from __future__ import annotations
 
-import dataclasses
-import time
-
 from ortools.sat.python import cp_model
 
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from .model import TantrixInstance
 from .region import (
     Layout,
     candidate_colours,
     covering_colour,
-    fixed_layout,
     fixed_loop_colours,
-    free_layout,
-    free_radius_limit,
+    solve_on_layouts,
 )
+
+PARAMS = ("radius",)  # extra command-line options
 
 
 class TantrixCpsat:
@@ -344,14 +341,6 @@ def _true(v) -> bool:
 
 
 # ---------------------------------------------------------------------- solving
-def _first_radius(inst: TantrixInstance) -> int:
-    """A hexagon holding about twice as many cells as tiles: room for thin loop shapes."""
-    r = 1
-    while 3 * r * (r + 1) + 1 < 2 * inst.n:
-        r += 1
-    return min(r, free_radius_limit(inst))
-
-
 # CP-SAT's workers are differently configured searches; on Tantrix their diversity pays even
 # when they share two cores (Discovery 30: 14-17 s with 8 workers, > 60 s with 2).
 DEFAULT_WORKERS = 8
@@ -369,28 +358,9 @@ def _run(compiled: TantrixCpsat, opts: SolveOptions, enumerate_all: bool) -> Out
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:
-    if inst.shape != "free":
-        return _run(TantrixCpsat(fixed_layout(inst)), opts, enumerate_all)
-    return _solve_free(inst, opts, enumerate_all)
-
-
-def _solve_free(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool) -> Outcome:
-    """Grow the hexagon around the pinned tile until a solution appears (or none can)."""
-    limit = free_radius_limit(inst)
-    start = time.perf_counter()
-    radius = opts.params.get("radius") or (limit if enumerate_all else _first_radius(inst))
-    tried = []
-    while True:
-        left = None if opts.time_limit is None else opts.time_limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
-            return Outcome(Status.TIMEOUT, stats={"radii": tried})
-        compiled = TantrixCpsat(free_layout(inst, radius))
-        out = _run(compiled, dataclasses.replace(opts, time_limit=left), enumerate_all)
-        tried.append(radius)
-        out.stats["radii"] = tried
-        if out.status != Status.INFEASIBLE or radius >= limit:
-            return out
-        radius += 1
+    """Free shapes: the hexagon around the pinned tile grows until a solution appears."""
+    return solve_on_layouts(inst, opts, lambda lay, o: _run(TantrixCpsat(lay), o, enumerate_all),
+                            whole=enumerate_all)
 
 
 def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:

@@ -1,6 +1,6 @@
 """What the MILP and CNF models of Tantrix share: the placement table of a layout, the short
-cycles of the cell graph, the rules left to the lazy solve loop (found on a decoded board),
-and the growing region for free shapes.
+cycles of the cell graph, and the rules left to the lazy solve loop (found on a decoded
+board).
 
 Both models state compactly: one tile per cell at most (exactly one on a full board), tile
 multiplicities, the golden rule, "a goal loop colour never faces an empty or outside cell"
@@ -16,20 +16,17 @@ solutions):
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from ...core import hexgrid as hx
 from ...core.errors import InputError
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Solution
 from . import catalogue as cat
 from .model import TantrixInstance, colour_lines, components, holes
-from .region import Layout, fixed_layout, fixed_loop_colours, free_layout, free_radius_limit
+from .region import Layout, fixed_loop_colours
 
 Hex = hx.Hex
 Link = tuple[Hex, int]  # (cell, d) with d in 0..2: the edge between cell and its neighbour d
@@ -179,34 +176,3 @@ def loop_groups(table: Table, found: Violations, limit: int = 64) -> list[tuple[
     return out
 
 
-# ---------------------------------------------------------------------- free shapes
-def first_radius(inst: TantrixInstance) -> int:
-    """A hexagon holding about twice as many cells as tiles: room for thin loop shapes."""
-    r = 1
-    while 3 * r * (r + 1) + 1 < 2 * inst.n:
-        r += 1
-    return min(r, free_radius_limit(inst))
-
-
-def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,
-                     solve_layout: Callable[[Layout, SolveOptions], Outcome]) -> Outcome:
-    """A fixed board is solved as given. A free shape is solved on a hexagon around the
-    pinned tile that grows while the solver proves the puzzle does not fit."""
-    if inst.shape != "free":
-        return solve_layout(fixed_layout(inst), opts)
-    limit = free_radius_limit(inst)
-    radius = int(opts.params.get("radius") or first_radius(inst))
-    start = time.monotonic()
-    tried: list[int] = []
-    rounds = 0
-    while True:
-        left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
-        if left is not None and left <= 0:
-            return Outcome(Status.TIMEOUT, stats={"radii": tried, "rounds": rounds})
-        out = solve_layout(free_layout(inst, radius), dataclasses.replace(opts, time_limit=left))
-        tried.append(radius)
-        rounds += int(out.stats.get("rounds", 0))
-        out.stats.update(radii=tried, rounds=rounds)
-        if out.status != Status.INFEASIBLE or radius >= limit:
-            return out
-        radius += 1

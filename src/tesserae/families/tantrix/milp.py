@@ -50,11 +50,10 @@ from .lazy import (
     inner_links,
     loop_groups,
     rim,
-    solve_on_layouts,
     violations,
 )
 from .model import TantrixInstance
-from .region import Layout, covering_colour
+from .region import Layout, covering_colour, solve_on_layouts
 
 PARAMS = ("solver", "radius", "euler", "short")
 

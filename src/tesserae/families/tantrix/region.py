@@ -7,9 +7,14 @@ tile for free shapes) with its touching pairs, its triangles of mutually touchin
 
 from __future__ import annotations
 
+import dataclasses
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...core import hexgrid as hx
+from ...core.errors import InputError
+from ...core.result import Outcome, SolveOptions, Status
 from . import catalogue as cat
 from .model import TantrixInstance, goal_colour_options
 
@@ -103,3 +108,54 @@ def fixed_layout(inst: TantrixInstance) -> Layout:
     cells = inst.cells()
     assert cells is not None
     return Layout(inst, cells, all_filled=len(cells) == inst.n)
+
+
+# ---------------------------------------------------------------------- free shapes
+def first_radius(inst: TantrixInstance) -> int:
+    """A hexagon holding about twice as many cells as tiles: room for thin loop shapes."""
+    r = 1
+    while 3 * r * (r + 1) + 1 < 2 * inst.n:
+        r += 1
+    return min(r, free_radius_limit(inst))
+
+
+def radius_option(opts: SolveOptions) -> int | None:
+    """`--radius R`: the hexagon to start from (grown while the solver proves no fit)."""
+    raw = opts.params.get("radius")
+    if raw is None:
+        return None
+    try:
+        val = int(raw)
+    except ValueError:
+        raise InputError(f"--radius expects a whole number of cells, got {raw!r}") from None
+    if val < 1:
+        raise InputError(f"--radius must be at least 1, got {val}")
+    return val
+
+
+def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,
+                     solve_layout: Callable[[Layout, SolveOptions], Outcome],
+                     whole: bool = False) -> Outcome:
+    """A fixed board is solved as given. A free shape is solved on a hexagon around the
+    pinned tile that grows while the solver proves the puzzle does not fit (`whole`: start
+    from the largest hexagon any solution needs, as a count must)."""
+    if inst.shape != "free":
+        return solve_layout(fixed_layout(inst), opts)
+    limit = free_radius_limit(inst)
+    radius = radius_option(opts) or (limit if whole else first_radius(inst))
+    start = time.monotonic()
+    tried: list[int] = []
+    rounds = 0
+    while True:
+        left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
+        if left is not None and left <= 0:
+            return Outcome(Status.TIMEOUT, stats={"radii": tried, "rounds": rounds})
+        out = solve_layout(free_layout(inst, radius), dataclasses.replace(opts, time_limit=left))
+        tried.append(radius)
+        out.stats["radii"] = tried
+        if "rounds" in out.stats:  # lazy cut loops count their re-solves over all radii
+            rounds += int(out.stats["rounds"])
+            out.stats["rounds"] = rounds
+        if out.status != Status.INFEASIBLE or radius >= limit:
+            return out
+        radius += 1
