@@ -1,8 +1,10 @@
-"""Free-shape Tantrix loops by growing the loop tile by tile (the `search` backend).
+"""Free-shape Tantrix puzzles by growing a goal line tile by tile (the `search` backend).
 
-Handles puzzles with a free shape and one goal, a loop whose colour every tile carries
-(Discovery 3..30, the green/yellow/white Rainbow puzzles, Super Junior, Student, Master): the
-loop then runs through every tile, so a solution is a closed walk over cells.
+This module is the loop search, for a free shape and one goal, a loop whose colour every tile
+carries (Discovery 3..30, the green/yellow/white Rainbow puzzles, Super Junior, Student,
+Master): the loop then runs through every tile, so a solution is a closed walk over cells.
+Other free-shape puzzles with goals of fixed, distinct colours (lines, several loops, tiles off
+the goal colour: Super Genius and Professor) go to the line walk in `linewalk.py`.
 
 The walk starts at the pinned tile (the highest-numbered tile used once, at the origin, unturned)
 and leaves it through the first end of its loop arc: that removes translations, rotations and
