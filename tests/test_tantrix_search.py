@@ -140,6 +140,8 @@ def test_genius_solved_and_unique():
     # complete CP-SAT counts of the same puzzles (distinct up to translation and rotation)
     ("tiles 1-5\ngoal line yellow", 56),
     ("tiles 1-3 48\ngoal line blue", 120),
+    ("tiles 4 8 32 40\ngoal line red", 192),
+    ("tiles 8 11 27 33\ngoal line green\ngoal line yellow", 77),  # 27 lacks yellow: placed last
     ("tiles 1-4\ngoal line red\ngoal line blue", 0),
     ("tiles 4-8\ngoal line blue\ngoal loop red", 0),
 ])
