@@ -1,15 +1,20 @@
 """Write the shipped Tantrix instance files: Discovery 3..30, Rainbow, Super 5, pyramids, and the
 fixed-board "challenge n" puzzles (the 10 Discovery tiles repeated).
 
-The challenge boards are the shape of a known solution plus one empty cell at the right end of
-each row, so each board admits a solution (checked by the verifier before it is written). Up to
+Each challenge n comes as two boards, both admitting a known solution (checked by the verifier
+before they are written): `challenge_n`, exactly the shape of that solution, one tile per place
+as in Kino & Uno's setting; and `challenge_n_slack`, the same plus one empty cell at the right
+end of each row, where a model must also learn which places stay empty. Up to
 n = 40 the solution is one CP-SAT finds for the free-shape puzzle (free shapes of 60 and more
 tiles are out of its reach). Larger loops (multiples of 10) grow on a band three cells high:
 CP-SAT finds a 20-tile loop there, then repeatedly opens a gap of a few columns in the loop and
 refills it, with the rest held fixed, using one more copy of tiles 1..10.
 
     .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--time-limit S]
-        [--challenges 10,20,...]
+        [--challenges 10,20,...] [--exact-from-slack]
+
+`--exact-from-slack` writes the exact boards from the shipped slack boards (dropping the last
+cell of each row) instead of searching for solutions again.
 """
 
 from __future__ import annotations
@@ -23,7 +28,13 @@ from tesserae.core import hexgrid as hx
 from tesserae.core.result import Solution, SolveOptions
 from tesserae.families.tantrix import catalogue as cat
 from tesserae.families.tantrix import cpsat
-from tesserae.families.tantrix.model import Goal, TantrixInstance, format_instance, verify
+from tesserae.families.tantrix.model import (
+    Goal,
+    TantrixInstance,
+    format_instance,
+    read_instance,
+    verify,
+)
 from tesserae.families.tantrix.region import fixed_layout
 
 OUT = Path(__file__).resolve().parent.parent / "instances"
@@ -142,6 +153,28 @@ def grown_band_solutions(largest: int, time_limit: float,
     return out
 
 
+def _header(n: int, how: str, slack: bool) -> str:
+    where = (" plus one empty cell\nat the right end of each row." if slack else
+             ",\nexactly one tile per place (Kino & Uno's setting).")
+    return (f"Kino & Uno challenge n = {n}: the 10 Discovery tiles repeated (tile i used\n"
+            f"ceil((n + 1 - i) / 10) times), one {challenge_colour(n)} loop through all tiles,\n"
+            f"on a fixed board: the shape of {how}{where}")
+
+
+def _how(large: bool) -> str:
+    return ("a solution found by CP-SAT" if not large else
+            "a loop grown on a band three cells high\n"
+            f"(CP-SAT inserts ten tiles at a time into a {START}-tile loop)")
+
+
+def _board(n: int, cells, sol: Solution | None) -> TantrixInstance:
+    inst = TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))],
+                           shape="board", board=sorted(cells, key=lambda c: (c[1], c[0])))
+    if sol is not None and not verify(inst, sol).ok:
+        raise AssertionError(f"challenge {n}: the board does not hold its own solution")
+    return inst
+
+
 def challenge(n: int, sol: Solution | None, large: bool, time_limit: float) -> None:
     tiles, goals = challenge_tiles(n), [Goal("loop", challenge_colour(n))]
     if sol is None or not verify(TantrixInstance(tiles, goals), sol).ok:
@@ -150,18 +183,17 @@ def challenge(n: int, sol: Solution | None, large: bool, time_limit: float) -> N
     shape = set(sol)
     # one extra cell per row on the right: empty places the model must learn to leave empty
     extras = {(row[-1][0] + 1, row[-1][1]) for row in hx.rows_of(shape)}
-    board = sorted(shape | extras, key=lambda c: (c[1], c[0]))
-    inst = TantrixInstance(tiles, goals, shape="board", board=board)
-    if not verify(inst, sol).ok:
-        raise AssertionError(f"challenge {n}: the board does not hold its own solution")
-    how = ("a solution found by CP-SAT plus one empty cell\n" if not large else
-           "a loop grown on a band three cells high\n"
-           f"(CP-SAT inserts ten tiles at a time into a {START}-tile loop) plus one empty cell\n")
-    write(f"challenge_{n}", inst,
-          f"Kino & Uno challenge n = {n}: the 10 Discovery tiles repeated (tile i used\n"
-          f"ceil((n + 1 - i) / 10) times), one {challenge_colour(n)} loop through all tiles,\n"
-          f"on a fixed board: the shape of {how}"
-          "at the right end of each row.")
+    write(f"challenge_{n}", _board(n, shape, sol), _header(n, _how(large), slack=False))
+    write(f"challenge_{n}_slack", _board(n, shape | extras, sol), _header(n, _how(large), True))
+
+
+def exact_from_slack(n: int, large: bool) -> None:
+    """The exact board of a shipped slack board: its rows without their last cell."""
+    slack = read_instance(OUT / f"tantrix_challenge_{n}_slack.txt")
+    cells = [c for row in hx.rows_of(slack.cells()) for c in row[:-1]]
+    if len(cells) != n:
+        raise AssertionError(f"challenge {n}: {len(cells)} places left, expected {n}")
+    write(f"challenge_{n}", _board(n, cells, None), _header(n, _how(large), slack=False))
 
 
 def main() -> None:
@@ -169,6 +201,7 @@ def main() -> None:
     ap.add_argument("--challenge-only", action="store_true")
     ap.add_argument("--time-limit", type=float, default=300)
     ap.add_argument("--challenges", default="10,20,30,40,50,60,70,80,90,100")
+    ap.add_argument("--exact-from-slack", action="store_true")
     args = ap.parse_args()
     if not args.challenge_only:
         for k in range(3, 31):
@@ -192,6 +225,10 @@ def main() -> None:
                   f"Pyramid puzzle {k}: the 15 tiles fill a triangle of side 5, every touching\n"
                   "edge matching (no goal line).")
     sizes = [int(v) for v in args.challenges.split(",") if v]
+    if args.exact_from_slack:
+        for n in sizes:
+            exact_from_slack(n, n > 40)
+        return
     # free shapes up to 40 tiles (the shipped boards); beyond that free-shape search is too slow
     large = [n for n in sizes if n > 40 and n % 10 == 0]
     grown = grown_band_solutions(max(large), args.time_limit) if large else {}

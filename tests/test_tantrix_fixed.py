@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from tesserae.core import hexgrid as hx
 from tesserae.core.result import SolveOptions
 from tesserae.families.tantrix import cpsat
 from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
@@ -26,15 +27,24 @@ def generator():
     return mod
 
 
-@pytest.mark.parametrize("n", [50, 60, 70, 80, 90, 100])
+@pytest.mark.parametrize("n", [10, 20, 30, 40, 50, 60, 70, 80, 90, 100])
 def test_challenge_files_hold_the_kino_uno_tiles(n):
-    inst = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}.txt")
-    assert inst.shape == "board"
-    assert inst.counts() == Counter({t: n // 10 for t in range(1, 11)})
-    assert [str(g) for g in inst.goals] == ["loop red"]
-    # the solution's shape plus one empty cell per row of a band three cells high
-    assert len(inst.board) == n + 3
-    assert len({r for _q, r in inst.board}) == 3
+    exact = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}.txt")
+    slack = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}_slack.txt")
+    for inst in (exact, slack):
+        assert inst.shape == "board"
+        assert inst.counts() == Counter({t: -(-(n + 1 - t) // 10) for t in range(1, 11)})
+        assert [str(g) for g in inst.goals] == [f"loop {gen_colour(n)}"]
+    # one tile per place; the slack board adds one empty cell at the end of each row
+    rows = hx.rows_of(exact.board)
+    assert len(exact.board) == n
+    assert set(slack.board) == set(exact.board) | {(row[-1][0] + 1, row[-1][1]) for row in rows}
+    if n > 40:  # grown on a band three cells high
+        assert len(rows) == 3
+
+
+def gen_colour(n: int) -> str:
+    return generator().challenge_colour(n)
 
 
 def test_cpsat_solves_challenge_50_on_two_threads(tmp_path):
@@ -46,14 +56,14 @@ def test_cpsat_solves_challenge_50_on_two_threads(tmp_path):
     assert res["status"] == "solved" and res["verified"] is True
     cells = {(p["q"], p["r"]) for p in res["solution"]["placements"]}
     inst = read_instance(ROOT / "instances" / "tantrix_challenge_50.txt")
-    assert len(cells) == 50 and cells <= set(inst.board)
+    assert len(cells) == 50 and cells == set(inst.board)
     again = run_cli("verify", "instances/tantrix_challenge_50.txt", str(out))
     assert again.returncode == 0, again.stdout
 
 
 def test_each_board_solution_is_enumerated_once():
     # both traversals of a loop would otherwise be two solutions of the model
-    inst = read_instance(ROOT / "instances" / "tantrix_challenge_10.txt")
+    inst = read_instance(ROOT / "instances" / "tantrix_challenge_10_slack.txt")
     out = cpsat.count(inst, SolveOptions(time_limit=120, threads=1))
     assert out.stats["complete"] and len(out.solutions) > 100
     assert all(verify(inst, s).ok for s in out.solutions[:20])
