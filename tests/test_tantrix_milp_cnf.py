@@ -27,15 +27,21 @@ def solved(code: int, data: dict | None, err: str, tiles: int) -> dict:
     return data["stats"]
 
 
-@pytest.mark.parametrize("n", [10, 20])
+@pytest.mark.parametrize("n", [10, 20, 40])
 def test_sat_solves_challenge(n):
     stats = solved(*solve("sat", f"instances/tantrix_challenge_{n}.txt"), n)
     assert stats["rounds"] >= 1
 
 
-def test_milp_solves_challenge_10():
-    stats = solved(*solve("milp", "instances/tantrix_challenge_10.txt"), 10)
-    assert stats["rounds"] >= 1
+@pytest.mark.parametrize("n", [10, 30])
+def test_milp_solves_challenge(n):
+    stats = solved(*solve("milp", f"instances/tantrix_challenge_{n}.txt"), n)
+    assert stats["rounds"] >= 1 and stats["solver"] == "highs"  # the default on boards
+
+
+def test_milp_cbc_on_a_board():
+    stats = solved(*solve("milp", "instances/tantrix_challenge_20.txt", "--solver", "cbc"), 20)
+    assert stats["rounds"] >= 1 and stats["solver"] == "cbc"
 
 
 @pytest.mark.parametrize("backend", ["milp", "sat"])
