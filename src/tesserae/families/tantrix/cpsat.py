@@ -14,6 +14,8 @@ around a pinned tile):
 - connectivity comes from a goal line through every tile, else from a single-commodity flow;
 - free shapes: the hexagon grows until the puzzle fits; the pinned tile removes translations
   and rotations.
+Free shapes with a line goal use the walk model instead (`cpsat_walk.py`; `--model
+auto|cells|walk` chooses).
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from ortools.sat.python import cp_model
 
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
+from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
+from . import cpsat_walk
 from .model import TantrixInstance
 from .region import (
     Layout,
@@ -33,7 +37,7 @@ from .region import (
     solve_on_layouts,
 )
 
-PARAMS = ("radius",)  # extra command-line options
+PARAMS = ("radius", "model")  # extra command-line options
 
 
 class TantrixCpsat:
@@ -344,21 +348,41 @@ def _true(v) -> bool:
 # CP-SAT's workers are differently configured searches; on Tantrix their diversity pays even
 # when they share two cores (Discovery 30: 14-17 s with 8 workers, > 60 s with 2).
 DEFAULT_WORKERS = 8
+# The walk model did best on one worker without LP relaxation (Super Genius: its LP workers
+# and 2-8 worker portfolios ran 5-15x fewer conflicts per second and found nothing in 60 s).
+WALK_PARAMS = {"linearization_level": 0}
 
 
-def _workers(opts: SolveOptions) -> dict:
+def _workers(opts: SolveOptions, walk: bool = False) -> dict:
     """Solver parameters for the default thread count (0); an explicit --threads is kept."""
+    if walk:
+        return {**WALK_PARAMS, **({"num_workers": 1} if opts.threads == 0 else {})}
     return {"num_workers": DEFAULT_WORKERS} if opts.threads == 0 else {}
 
 
-def _run(compiled: TantrixCpsat, opts: SolveOptions, enumerate_all: bool) -> Outcome:
+def _run(compiled, opts: SolveOptions, enumerate_all: bool, walk: bool = False) -> Outcome:
     if enumerate_all:
         return runner.enumerate_all(compiled, opts)
-    return runner.run(compiled, opts, **_workers(opts))
+    return runner.run(compiled, opts, **_workers(opts, walk))
+
+
+def use_walk(inst: TantrixInstance, opts: SolveOptions) -> bool:
+    """`--model auto|cells|walk`: auto takes the walk model for free shapes with a line goal."""
+    want = str(opts.params.get("model", "auto")).lower()
+    if want not in ("auto", "cells", "walk"):
+        raise InputError(f"--model must be auto, cells or walk, got {want!r}")
+    if want == "walk" and not cpsat_walk.applies(inst, lines_only=False):
+        raise InputError("--model walk needs a free shape and goals of fixed, distinct colours")
+    return want == "walk" or (want == "auto" and cpsat_walk.applies(inst))
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:
-    """Free shapes: the hexagon around the pinned tile grows until a solution appears."""
+    """Free shapes: the walk model for line goals, else the hexagon around the pinned tile
+    grows until a solution appears."""
+    if use_walk(inst, opts):
+        out = _run(cpsat_walk.TantrixWalkCpsat(inst), opts, enumerate_all, walk=True)
+        out.stats["model"] = "walk"
+        return out
     return solve_on_layouts(inst, opts, lambda lay, o: _run(TantrixCpsat(lay), o, enumerate_all),
                             whole=enumerate_all)
 
@@ -366,5 +390,6 @@ def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False
 def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     """Every solution with the pinned tile at the origin, unturned, in a region large enough
     for any solution: each class up to translation and rotation then appears once per copy of
-    the pinned tile (once when it is used once)."""
+    the pinned tile (once when it is used once). The walk model meets each class once per walk
+    that states it; the pipeline merges them."""
     return solve(inst, opts, enumerate_all=True)
