@@ -31,7 +31,9 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     p.random_seed = int(opts.seed)
     p.log_search_progress = bool(opts.verbose)
     for key, val in {**opts.params.get("cpsat", {}), **params}.items():
-        if isinstance(val, list | tuple):  # repeated fields (subsolvers, ...)
+        if key == "text_format":  # nested messages (subsolver_params) in protobuf text
+            p.merge_text_format(val)
+        elif isinstance(val, list | tuple):  # repeated fields (subsolvers, ...)
             getattr(p, key).extend(val)
         else:
             setattr(p, key, val)

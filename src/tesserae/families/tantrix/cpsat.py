@@ -348,15 +348,24 @@ def _true(v) -> bool:
 # CP-SAT's workers are differently configured searches; on Tantrix their diversity pays even
 # when they share two cores (Discovery 30: 14-17 s with 8 workers, > 60 s with 2).
 DEFAULT_WORKERS = 8
-# The walk model did best on one worker without LP relaxation (Super Genius: its LP workers
-# and 2-8 worker portfolios ran 5-15x fewer conflicts per second and found nothing in 60 s).
-WALK_PARAMS = {"linearization_level": 0}
+
+
+def walk_workers(opts: SolveOptions) -> dict:
+    """The walk model's workers: copies of one search without LP relaxation, seeded apart,
+    one per thread. On Super Genius (2 cores) two such copies found the solution in 11-78 s
+    (median 44, seeds 0-5); one copy took 14-282 s (median 90, seeds 0-9); CP-SAT's own
+    2-8 worker portfolios, with LP workers, found nothing in 60 s."""
+    k = opts.thread_count()
+    subs = "".join(f'subsolver_params {{ name: "walk{i}" linearization_level: 0 '
+                   f'random_seed: {opts.seed * 101 + i} }} ' for i in range(k))
+    names = "".join(f'subsolvers: "walk{i}" ' for i in range(k))
+    return {"num_workers": k, "linearization_level": 0, "text_format": subs + names}
 
 
 def _workers(opts: SolveOptions, walk: bool = False) -> dict:
     """Solver parameters for the default thread count (0); an explicit --threads is kept."""
     if walk:
-        return {**WALK_PARAMS, **({"num_workers": 1} if opts.threads == 0 else {})}
+        return walk_workers(opts)
     return {"num_workers": DEFAULT_WORKERS} if opts.threads == 0 else {}
 
 
