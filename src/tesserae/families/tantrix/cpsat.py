@@ -352,9 +352,9 @@ DEFAULT_WORKERS = 8
 
 def walk_workers(opts: SolveOptions) -> dict:
     """The walk model's workers: copies of one search without LP relaxation, seeded apart,
-    one per thread. On Super Genius (2 cores) two such copies found the solution in 11-78 s
-    (median 44, seeds 0-5); one copy took 14-282 s (median 90, seeds 0-9); CP-SAT's own
-    2-8 worker portfolios, with LP workers, found nothing in 60 s."""
+    one per thread. On Super Genius (2 cores) two such copies found the solution in 2-164 s
+    (median 32, seeds 0-9); one copy took 14-282 s (median 90); CP-SAT's own 2-8 worker
+    portfolios, with LP workers, found nothing in 60 s."""
     k = opts.thread_count()
     subs = "".join(f'subsolver_params {{ name: "walk{i}" linearization_level: 0 '
                    f'random_seed: {opts.seed * 101 + i} }} ' for i in range(k))
