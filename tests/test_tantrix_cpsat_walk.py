@@ -3,6 +3,8 @@ exact models, hints from a solved cluster, refusals."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import INSTANCES, run_cli
 
@@ -60,3 +62,12 @@ def test_walk_model_takes_no_fixed_placements():
 def test_bad_model_option(instance, value, message):
     proc = run_cli("solve", INSTANCES / instance, "--backend", "cpsat", "--model", value)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_radius_option_of_the_cell_model():
+    ok = run_cli("solve", INSTANCES / "tantrix_super_junior.txt", "--backend", "cpsat",
+                 "--radius", "3", "--json", "--threads", "1")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["stats"]["radii"] == [3]
+    bad = run_cli("solve", INSTANCES / "tantrix_super_junior.txt", "--backend", "cpsat",
+                  "--radius", "x")
+    assert bad.returncode == 2 and "--radius expects a whole number" in bad.stderr
