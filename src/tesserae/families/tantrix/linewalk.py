@@ -34,6 +34,7 @@ from ...core.errors import InputError
 from ...core.result import Solution
 from . import catalogue as cat
 from .model import TantrixInstance
+from .scan_tables import candidate_order, side_masks
 
 try:
     from . import _linewalk
@@ -74,11 +75,6 @@ def followed_goal(inst: TantrixInstance) -> int:
 def _code(t: int, rot: int) -> int:
     e = cat.edges(t, rot)
     return sum(cat.COLOURS.index(e[d]) << (3 * d) for d in range(6))
-
-
-def _expand() -> list[int]:
-    """6-bit side mask -> 18-bit mask with three bits per side."""
-    return [sum(7 << (3 * d) for d in range(6) if m >> d & 1) for m in range(64)]
 
 
 @dataclass
@@ -155,23 +151,17 @@ class Walk:
         cfg = np.array([n, nw, origin, beside, 2 * nt, xoff, len(others), int(floop), side],
                        np.int32)
         static = (dirs, qc, rc, ptype, pcode, pexit, gmask, xcarry, gloop, gtotal, first,
-                  np.array(_expand(), np.int32))
+                  np.array(side_masks(), np.int32))
         return cls(inst, types, side, static, cfg, n, prot, ptype)
 
     def order(self, seed: int) -> np.ndarray:
-        """Walk candidates per (level, entry side): both arc ends of every type, seeded."""
-        n, c = self.n, int(self.cfg[C_CANDS])
-        ti, end = np.arange(c) // 2, np.arange(c) % 2
-        base = (ti[None, :] * 6 + np.arange(6)[:, None]) * 2 + end[None, :]  # [side, cand]
-        perm = np.random.default_rng(seed).random((n, 6, c)).argsort(axis=2)
-        if seed == 0:
-            perm = np.broadcast_to(np.arange(c), (n, 6, c))
-        return np.take_along_axis(np.broadcast_to(base, (n, 6, c)), perm, axis=2).astype(
-            np.int32).ravel()
+        """Walk candidates per (level, entry side); seed 0 keeps the natural order."""
+        return candidate_order(self.n, int(self.cfg[C_CANDS]), seed, natural_at_zero=True)
 
 
 class WalkCore:
-    """The mutable state of one depth-first walk, advanced by `step`."""
+    """The mutable state of one depth-first walk, advanced by `step`: the search backend's
+    Searcher for a line walk."""
 
     parallel = False
 
@@ -453,21 +443,3 @@ class PyWalk:
                 mode = RESUME
         self.k, self.mode = k, mode
         return 0, nodes
-
-
-class WalkSearcher:
-    """The search backend's Searcher for a line walk."""
-
-    def __init__(self, walk: Walk, seed: int, kind: type[WalkCore]):
-        self.core = kind(walk, seed)
-        self.parallel = kind.parallel
-
-    @property
-    def max_depth(self) -> int:
-        return self.core.max_depth
-
-    def step(self, budget: int) -> tuple[int, int]:
-        return self.core.step(budget)
-
-    def solution(self) -> Solution:
-        return self.core.solution()

@@ -45,6 +45,7 @@ from . import catalogue as cat
 from . import linewalk
 from .model import TantrixInstance
 from .region import pin_tile
+from .scan_tables import candidate_order, side_masks
 
 try:
     from . import _loopscan
@@ -74,11 +75,6 @@ def _runs() -> list[int]:
         starts = sum(1 for d in range(6) if m >> d & 1 and not m >> ((d - 1) % 6) & 1)
         out.append(1 if m == 63 else starts)
     return out
-
-
-def _expand() -> list[int]:
-    """6-bit side mask -> 18-bit mask with three bits per side (the side code width)."""
-    return [sum(7 << (3 * d) for d in range(6) if m >> d & 1) for m in range(64)]
 
 
 def turn_of(entry: int, exit_: int) -> int:
@@ -197,7 +193,7 @@ class Tree:
         static = (
             grid.dirs, grid.valid, grid.d0, grid.dist_to(last), grid.qc, grid.rc,
             ptype, pcode, pinner, pexit, pturn, mag,
-            np.array(_runs(), np.int32), np.array(_expand(), np.int32),
+            np.array(_runs(), np.int32), np.array(side_masks(), np.int32),
         )  # fmt: skip
         return cls(colour, hand, grid, types, copies, prot, static, cfg, ncand)
 
@@ -207,13 +203,7 @@ class Tree:
         return self._start
 
     def order(self, seed: int) -> np.ndarray:
-        """Candidates per (level, entry side): both arc ends of every type, seeded order."""
-        n, c = int(self.cfg[C_N]), self.ncand
-        ti, end = np.arange(c) // 2, np.arange(c) % 2
-        base = (ti[None, :] * 6 + np.arange(6)[:, None]) * 2 + end[None, :]  # [side, cand]
-        perm = np.random.default_rng(seed).random((n, 6, c)).argsort(axis=2)
-        return np.take_along_axis(np.broadcast_to(base, (n, 6, c)), perm, axis=2).astype(
-            np.int32).ravel()
+        return candidate_order(int(self.cfg[C_N]), self.ncand, seed)
 
 
 class Core:
@@ -611,7 +601,7 @@ def searchers(inst: TantrixInstance, opts: SolveOptions) -> tuple[Callable, str]
             raise InputError(f"{walk_refusal}; {HANDLES}") from None
         kind = runner.engine_choice(opts, linewalk._linewalk, "linewalk", linewalk.CWalkCore,
                                     linewalk.WalkCore)
-        return (lambda seed: linewalk.WalkSearcher(walk, seed, kind)), "linewalk"
+        return (lambda seed: kind(walk, seed)), "linewalk"
     kind = _engine(opts)
     return (lambda seed: LoopSearcher(ts, seed, kind)), "loopscan"
 
