@@ -19,17 +19,10 @@
  *   state (int64): [depth, mode, max_depth, nkeys, ncol]
  *   code: 1 a full board (state left ready to find the next), 0 budget spent, -1 tree done
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../../_buffers.h"
 #include <stdint.h>
 
 enum { OPEN = 0, SCAN = 1, BACK = 2 };
-
-static int get(PyObject *obj, Py_buffer *view, int writable)
-{
-    return PyObject_GetBuffer(obj, view, writable ? (PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-                                                  : PyBUF_C_CONTIGUOUS);
-}
 
 static long long run(const int32_t *start, const int32_t *piece, const int32_t *east,
                      const int32_t *south, const int32_t *left, const int32_t *up, int32_t *pos,
@@ -102,17 +95,8 @@ static PyObject *step(PyObject *self, PyObject *args)
     static const int width[12] = {4, 4, 4, 4, 4, 4, 4, 4, 1, 4, 4, 8};
     static const int writable[12] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
     Py_buffer v[12];
-    int got = 0;
-    for (; got < 12; got++) {
-        if (get(objs[got], &v[got], writable[got]) < 0)
-            goto fail;
-        if (v[got].itemsize != width[got]) {
-            PyErr_Format(PyExc_TypeError, "argument %d: expected %d-byte items", got + 1,
-                         width[got]);
-            got++;
-            goto fail;
-        }
-    }
+    if (take_buffers(objs, 12, width, writable, v) < 0)
+        return NULL;
     Py_ssize_t ncells = v[4].len / 4;
     if (v[11].len < 5 * 8 || v[6].len / 4 < ncells || v[7].len / 4 < ncells ||
         v[9].len / 4 < ncells || v[10].len / 4 < ncells) {
@@ -126,12 +110,10 @@ static PyObject *step(PyObject *self, PyObject *args)
                 v[8].buf, v[9].buf, v[10].buf, v[11].buf, ncells, budget < 1 ? 1 : budget,
                 &code);
     Py_END_ALLOW_THREADS
-    for (int k = 0; k < 12; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, 12);
     return Py_BuildValue("iL", code, nodes);
 fail:
-    for (int k = 0; k < got; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, 12);
     return NULL;
 }
 

@@ -11,8 +11,7 @@
  *   grid:    occ cv nm vis queue
  *   search:  cnt lv_cell lv_o lv_j lv_nf front state(int64)
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../../_buffers.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -296,25 +295,9 @@ static PyObject *step(PyObject *self, PyObject *args)
     long long budget;
     if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
         return NULL;
-    if (PyTuple_GET_SIZE(tuple) != NARR) {
-        PyErr_Format(PyExc_ValueError, "expected %d arrays, got %zd", NARR,
-                     PyTuple_GET_SIZE(tuple));
-        return NULL;
-    }
     Py_buffer v[NARR];
-    int got = 0;
-    for (; got < NARR; got++) {
-        int last = got == NARR - 1;
-        int flags = got >= NSTATIC ? (PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) : PyBUF_C_CONTIGUOUS;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(tuple, got), &v[got], flags) < 0)
-            goto fail;
-        if (v[got].itemsize != (last ? 8 : 4)) {
-            PyErr_Format(PyExc_TypeError, "array %d: expected %d-byte items", got,
-                         last ? 8 : 4);
-            got++;
-            goto fail;
-        }
-    }
+    if (take_state_tuple(tuple, NARR, NSTATIC, v) < 0)
+        return NULL;
     if (v[NARR - 1].len < 3 * 8 || v[NSTATIC - 1].len < 9 * 4) {
         PyErr_SetString(PyExc_ValueError, "state or configuration array too short");
         goto fail;
@@ -349,12 +332,10 @@ static PyObject *step(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     nodes = run(&s, budget < 1 ? 1 : budget, &code);
     Py_END_ALLOW_THREADS
-    for (int k = 0; k < NARR; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, NARR);
     return Py_BuildValue("iL", code, nodes);
 fail:
-    for (int k = 0; k < got; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, NARR);
     return NULL;
 }
 

@@ -13,8 +13,7 @@
  *   grid:    occ cv nm icnt rpos rlist wit vis tgt queue
  *   search:  cnt lv_cell lv_o lv_j lv_rad state(int64)
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../../_buffers.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -295,25 +294,9 @@ static PyObject *step(PyObject *self, PyObject *args)
     long long budget;
     if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
         return NULL;
-    if (PyTuple_GET_SIZE(tuple) != NARR) {
-        PyErr_Format(PyExc_ValueError, "expected %d arrays, got %zd", NARR,
-                     PyTuple_GET_SIZE(tuple));
-        return NULL;
-    }
     Py_buffer v[NARR];
-    int got = 0;
-    for (; got < NARR; got++) {
-        int last = got == NARR - 1;
-        int flags = got >= 16 ? (PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) : PyBUF_C_CONTIGUOUS;
-        if (PyObject_GetBuffer(PyTuple_GET_ITEM(tuple, got), &v[got], flags) < 0)
-            goto fail;
-        if (v[got].itemsize != (last ? 8 : 4)) {
-            PyErr_Format(PyExc_TypeError, "array %d: expected %d-byte items", got,
-                         last ? 8 : 4);
-            got++;
-            goto fail;
-        }
-    }
+    if (take_state_tuple(tuple, NARR, 16, v) < 0)
+        return NULL;
     if (v[NARR - 1].len < 7 * 8 || v[15].len < 6 * 4) {
         PyErr_SetString(PyExc_ValueError, "state or configuration array too short");
         goto fail;
@@ -349,12 +332,10 @@ static PyObject *step(PyObject *self, PyObject *args)
     s.state[MREM] = s.mrem;
     s.state[NREQ] = s.nreq;
     s.state[STAMP] = s.stamp;
-    for (int k = 0; k < NARR; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, NARR);
     return Py_BuildValue("iL", code, nodes);
 fail:
-    for (int k = 0; k < got; k++)
-        PyBuffer_Release(&v[k]);
+    release_buffers(v, NARR);
     return NULL;
 }
 
