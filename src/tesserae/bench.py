@@ -32,7 +32,7 @@ from .core.family import BACKEND_MODULES, load_instance
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
-    "seconds", "objective", "evaluations", "generations", "winner", "error",
+    "seconds", "cpu_seconds", "objective", "evaluations", "generations", "winner", "error",
 )
 SIZE_KEYS = ("cells", "pieces", "tiles", "numbers", "n")
 
@@ -84,15 +84,27 @@ def _read_hint(family, inst, instance: str, pattern: str | None):
     return family.read_solution(inst, pattern.format(stem=Path(instance).stem))
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (CBC runs as a child)."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
-    """Solve one instance once; never raises (errors become rows with status `error`)."""
+    """Solve one instance once; never raises (errors become rows with status `error`).
+
+    Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
+    fitness curve among them); the CSV keeps only the COLUMNS."""
     from .core.result import SolveOptions
     from .core.solve import solve_file
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
-    row.update(instance=instance, backend=backend, seed=seed)
-    t0 = time.perf_counter()
+    row.update(instance=instance, backend=backend, seed=seed, stats={})
+    t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         name, own = parse_backend(backend)
         family, inst = load_instance(instance)
@@ -119,12 +131,14 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
             generations=inner.get("generations", stats.get("generations")),
             winner=winner,
             error=stats.get("error"),
+            stats=inner,
         )
     except Exception as exc:  # noqa: BLE001 - one failing run must not end the sweep
         row.update(status="error", solved=False, verified=False,
                    seconds=round(time.perf_counter() - t0, 4),
                    error=str(exc) if isinstance(exc, InputError)
                    else f"{type(exc).__name__}: {exc}")
+    row["cpu_seconds"] = round(cpu_seconds() - c0, 4)
     return row
 
 

@@ -191,6 +191,7 @@ class GAResult:
     seconds: float
     stop_reason: str  # target | time | evaluations | generations | stopped
     history: list[tuple[int, float, float]] = field(default_factory=list)  # (evals, s, best)
+    curve: list[tuple[int, int, float, float]] = field(default_factory=list)  # see FitnessCurve
     fixed: dict[int, int] = field(default_factory=dict)
     fixed_partial: Solution = field(default_factory=dict)
     released: list[Solution] = field(default_factory=list)
@@ -201,13 +202,45 @@ class GAResult:
             "generations": self.generations,
             "evaluations": self.evaluations,
             "best_fitness": self.fitness,
+            "evaluations_to_best": self.history[-1][0] if self.history else 0,
             "stop_reason": self.stop_reason,
             "repairs": self.repairs,
+            "curve": [list(p) for p in self.curve],
         }
         if self.fixed or self.released:
             out["cbgi_fixed"] = len(self.fixed)
             out["cbgi_released"] = len(self.released)
         return out
+
+
+class FitnessCurve:
+    """Best and mean fitness per generation, as the papers plot them, in bounded memory.
+
+    Points are (generation, evaluations, best, mean). Once more than ``limit`` are held, every
+    other one is dropped and only every ``stride``-th generation is recorded from then on, so a
+    run of any length keeps between limit/2 and limit evenly spaced points (the last generation
+    is always kept).
+    """
+
+    def __init__(self, limit: int = 200) -> None:
+        self.limit, self.stride = limit, 1
+        self.points: list[tuple[int, int, float, float]] = []
+        self.last: tuple[int, int, float, float] | None = None
+
+    def add(self, generation: int, evaluations: int, best: float, fit: np.ndarray) -> None:
+        point = (generation, evaluations, round(float(best), 6), round(float(np.mean(fit)), 6))
+        self.last = point
+        if generation % self.stride:
+            return
+        self.points.append(point)
+        if len(self.points) > self.limit:
+            self.points = self.points[::2]
+            self.stride *= 2
+
+    def result(self) -> list[tuple[int, int, float, float]]:
+        if self.last is not None and (not self.points or self.points[-1] != self.last):
+            return [*self.points, self.last]
+        return list(self.points)
 
 
 # --- selection --------------------------------------------------------------------------------
@@ -310,6 +343,7 @@ class _Run:
         self.best: np.ndarray | None = None
         self.best_fit = -math.inf
         self.history: list[tuple[int, float, float]] = []
+        self.curve = FitnessCurve()
         self.stall = 0
         self.repairs = 0
         self.cbgi_on = cfg.cbgi if cfg.cbgi is not None else link is not None
@@ -537,6 +571,7 @@ class _Run:
         pop = self.enforce(pop)
         fit = self.evaluate(pop)
         self.note(pop, fit)
+        self.curve.add(0, self.evaluations, self.best_fit, fit)
         steady = c.replacement == "steady_state"
         if c.replacement not in ("generational", "steady_state"):
             raise ValueError(f"unknown replacement {c.replacement!r}")
@@ -565,6 +600,7 @@ class _Run:
                 if self.cbgi_on:
                     pop, fit = self.cbgi_step(pop, fit)
                     self.note(pop, fit)
+                self.curve.add(self.generation, self.evaluations, self.best_fit, fit)
                 if c.on_generation is not None:
                     c.on_generation(GAState(pop, fit, self.generation, self.evaluations,
                                             self.best_fit, self.progress(), dict(self.fixed)))
@@ -574,7 +610,8 @@ class _Run:
         return GAResult(
             best=self.best, fitness=self.best_fit, generations=self.generation,
             evaluations=self.evaluations, solved=solved, seconds=self.elapsed(),
-            stop_reason=reason, history=self.history, fixed=dict(self.fixed),
+            stop_reason=reason, history=self.history, curve=self.curve.result(),
+            fixed=dict(self.fixed),
             fixed_partial=self.fixed_partial(), released=self.released, repairs=self.repairs,
         )
 
@@ -686,6 +723,44 @@ def convert(params: dict[str, Any], name: str, conv: Callable[[str], Any], expec
     except (TypeError, ValueError):
         flag = "--" + name.replace("_", "-")
         raise InputError(f"bad value {params[name]!r} for {flag}; expected {expected}") from None
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named GA setting of one family: the engine's config plus the family's own settings.
+
+    ``paper`` is the source document's algorithm as published; every other preset lists, in
+    ``differences``, each way it departs from the paper, so ``--help`` and the docs can say so.
+    """
+
+    name: str
+    config: GAConfig
+    options: dict[str, Any] = field(default_factory=dict)  # operator rates, fitness weights...
+    summary: str = ""
+    differences: tuple[str, ...] = ()
+
+
+PRESET_PARAM = "preset"
+
+
+def choose_preset(presets: dict[str, Preset], params: dict[str, Any],
+                  default: str = "paper") -> Preset:
+    """The preset named by ``--preset`` (``params["preset"]``), or ``default``."""
+    name = str(params.get(PRESET_PARAM, default)).lower().replace("-", "_")
+    if name not in presets:
+        raise InputError(f"bad value {params[PRESET_PARAM]!r} for --preset; expected "
+                         + " or ".join(sorted(presets)))
+    return presets[name]
+
+
+def describe_presets(presets: dict[str, Preset], default: str = "paper") -> str:
+    """The presets as text for --help and the docs: summary, then each difference."""
+    lines = []
+    for name, p in presets.items():
+        mark = " (default)" if name == default else ""
+        lines.append(f"--preset {name}{mark}: {p.summary}")
+        lines.extend(f"    - {d}" for d in p.differences)
+    return "\n".join(lines)
 
 
 def apply_params(config: GAConfig, params: dict[str, Any]) -> GAConfig:
