@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -23,6 +24,9 @@ app = typer.Typer(
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
+
+
+MAX_SEED = 2**31 - 1
 
 
 class Backend(str, Enum):
@@ -92,8 +96,10 @@ def solve(
     """
     from .core.solve import solve_file
 
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    if time_limit is not None and not 0 < time_limit < math.inf:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+    if not 0 <= seed <= MAX_SEED:  # CP-SAT's random_seed is a 32-bit signed integer
+        raise InputError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
     if threads < 0:
         raise InputError(f"--threads must be 0 (all cores) or positive, got {threads}")
     opts = SolveOptions(
@@ -292,26 +298,43 @@ def bench(
             out.print(f"wrote {path}")
 
 
+JSON_COMMANDS = ("solve", "verify", "info")  # commands whose --json is a flag, not a file
+
+
+def _json_requested(argv: list[str]) -> bool:
+    command = next((a for a in argv if not a.startswith("-")), None)
+    return command in JSON_COMMANDS and "--json" in argv
+
+
+def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError | None = None):
+    """One line on stderr; with --json also the one JSON object on stdout, then exit."""
+    prefix = {"bad-input": "error: ", "error": "internal error: "}.get(status, "")
+    err.print(prefix + message, highlight=False, markup=False)
+    if as_json:
+        obj = {"status": status, "error": message, "exit_code": code}
+        if exc is not None:
+            obj.update(error=exc.message, file=exc.path, line=exc.line)
+        print(json.dumps(obj))
+    sys.exit(code)
+
+
 def main() -> None:
+    as_json = _json_requested(sys.argv[1:])
     try:
         code = app(standalone_mode=False)
     except InputError as exc:
-        err.print(f"error: {exc}", highlight=False, markup=False)
-        sys.exit(2)
-    except typer.Abort:
-        err.print("interrupted")
-        sys.exit(130)
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+        _fail(2, "bad-input", str(exc), as_json, exc)
+    except (typer.Abort, KeyboardInterrupt):
+        _fail(130, "interrupted", "interrupted", as_json)
     except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
-        if hasattr(exc, "show") and hasattr(exc, "exit_code"):  # usage errors from the parser
-            exc.show()
-            sys.exit(2)
+        if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # usage errors
+            if not as_json:
+                exc.show()
+                sys.exit(2)
+            _fail(2, "bad-input", exc.format_message(), as_json)
         import os
 
         if os.environ.get("TESSERAE_DEBUG"):
             raise
-        err.print(f"internal error: {type(exc).__name__}: {exc}", highlight=False, markup=False)
-        sys.exit(1)
+        _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
     sys.exit(code if isinstance(code, int) else 0)

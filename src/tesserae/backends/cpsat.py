@@ -7,6 +7,7 @@ Solution` (value: variable -> int), and optionally `hint(solution)`, `fix(partia
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any, Protocol
 
@@ -30,6 +31,9 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     p.num_workers = opts.thread_count()
     p.random_seed = int(opts.seed)
     p.log_search_progress = bool(opts.verbose)
+    if opts.verbose:  # the log goes to stderr: stdout holds the result (one object with --json)
+        p.log_to_stdout = False
+        solver.log_callback = _log_to_stderr
     for key, val in {**opts.params.get("cpsat", {}), **params}.items():
         if key == "text_format":  # nested messages (subsolver_params) in protobuf text
             p.merge_text_format(val)
@@ -38,6 +42,10 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
         else:
             setattr(p, key, val)
     return solver
+
+
+def _log_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 class _Progress(cp_model.CpSolverSolutionCallback):
