@@ -83,6 +83,19 @@ class Family:
     def info(self, instance) -> dict[str, Any]:
         return {"family": self.name}
 
+    def precheck(self, instance, objective: str | None = None) -> str | None:
+        """Why the puzzle has no solution, if a count anyone can check shows it; else None.
+
+        Runs before any solver, so such puzzles are reported infeasible with the reason, at
+        once. The family's `precheck` module holds the counts; none means nothing to check."""
+        try:
+            mod = importlib.import_module(f"tesserae.families.{self.name}.precheck")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"tesserae.families.{self.name}.precheck":
+                return None
+            raise
+        return mod.reason(instance, objective)
+
     # --- backends and tools --------------------------------------------------------------
     def backend_module(self, backend: str) -> ModuleType:
         mod = BACKEND_MODULES.get(backend)

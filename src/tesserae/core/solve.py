@@ -103,6 +103,17 @@ def finish(
     return res
 
 
+def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOptions, reason: str,
+                      seconds: float) -> SolveResult:
+    """The result for a puzzle the family's precheck shows to have no solution."""
+    res = SolveResult(instance=path, family=family.name, backend=backend,
+                      status=Status.INFEASIBLE, verified=False, seconds=seconds,
+                      seed=opts.seed, stats={"reason": reason, "proved_by": "precheck"})
+    if opts.count:
+        res.count, res.count_raw = 0, 0
+    return res
+
+
 def solve_file(
     path: str | Path, backend: str, opts: SolveOptions, fmt: str | None = None
 ) -> SolveResult:
@@ -112,6 +123,10 @@ def solve_file(
 
         raise InputError(f"--objective is not supported by the {family.name} family")
     t0 = time.perf_counter()
+    reason = family.precheck(instance, opts.objective)
+    if reason is not None:
+        return proven_infeasible(family, str(path), backend, opts, reason,
+                                 time.perf_counter() - t0)
     if backend == "portfolio":
         from ..portfolio import solve_portfolio
 

@@ -163,15 +163,6 @@ def parse_instance(recs: list[Record], path: str) -> TantrixInstance:
         raise InputError("no tiles; expected a line 'tiles 1-10'", path, recs[0].line)
     if inst.board and inst.shape != "board":
         raise InputError("'cell' lines need 'shape board'", path)
-    if inst.shape == "board" and len(inst.board) < inst.n:
-        line = shape_rec.line if shape_rec else None
-        raise InputError(f"the board has {len(inst.board)} cells for {inst.n} tiles; expected "
-                         "at least one 'cell Q R' line per tile", path, line)
-    if inst.shape == "triangle" and inst.size is not None:
-        cells = inst.size * (inst.size + 1) // 2
-        if cells != inst.n:
-            raise InputError(f"a triangle of side {inst.size} has {cells} cells but there are "
-                             f"{inst.n} tiles", path, shape_rec.line if shape_rec else None)
     fixed = inst.goal_colours()
     dup = [c for c, k in Counter(fixed).items() if k > 1]
     if dup:
