@@ -50,3 +50,51 @@ def test_verbose_log_goes_to_stderr_and_json_stays_one_object(cli):
 def test_largest_seed_is_accepted(cli):
     r = cli("solve", E2_4, "--seed", "2147483647", "--json", "--threads", "1")
     assert r.returncode == 0 and _one_object(r.stdout)["seed"] == 2147483647
+
+
+ODD_INPUTS = {
+    # name: (file text, words of the one-line error)
+    "colour beyond 64 bits": ("edgematch 2 2\n0 1 9223372036854775808 0\n0 0 1 1\n1 0 0 1\n"
+                              "1 1 0 0\n", "at most 1,000,000,000"),
+    "fullwidth digit": ("edgematch 2 2\n0 1 ３ 0\n0 0 1 1\n1 0 0 1\n1 1 0 0\n", "'３'"),
+    "arabic digit": ("hidato hex 2\n  ٣  .\n.  .  .\n  .  .\n", "'٣'"),
+    "plus sign": ("magichex +3\n", "'+3'"),
+    "huge hidato": ("hidato hex 1000000\n", "expected at most 100,000"),
+    "huge magic hexagon": ("magichex 100000\n", "expected 1..60"),
+    "huge tile range": ("tantrix\ntiles 1-1000000000000\ngoal loop red\n", "1..56"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD_INPUTS))
+@pytest.mark.parametrize("command", ["solve", "info"])
+def test_odd_numbers_are_refused_at_once(cli, tmp_path, name, command):
+    text, words = ODD_INPUTS[name]
+    path = tmp_path / "odd.txt"
+    path.write_text(text, encoding="utf-8")
+    r = cli(command, path, "--json", timeout=30)
+    assert r.returncode == 2, r.stderr
+    obj = _one_object(r.stdout)
+    assert words in obj["error"] and obj["file"] == str(path) and obj["line"] is not None
+
+
+def test_byte_order_mark_is_not_content(cli, tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + (INSTANCES / "e2_4x4.txt").read_bytes())
+    r = cli("solve", path, "--json", "--threads", "1")
+    assert r.returncode == 0 and _one_object(r.stdout)["status"] == "solved"
+
+
+def test_deeply_nested_json_solution(cli, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"board": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    r = cli("verify", E2_4, path, "--json")
+    assert r.returncode == 2 and "nested too deeply" in _one_object(r.stdout)["error"]
+
+
+@pytest.mark.parametrize(("family", "args", "words"), [
+    ("edgematch", ["--size", "100000"], "expected sides 2..64"),
+    ("hidato", ["--cells", "10000000"], "at most 100,000 cells"),
+])
+def test_generate_refuses_sizes_beyond_memory(cli, tmp_path, family, args, words):
+    r = cli("generate", family, *args, "-o", tmp_path / "g.txt", timeout=30)
+    assert r.returncode == 2 and words in r.stderr and not (tmp_path / "g.txt").exists()

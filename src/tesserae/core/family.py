@@ -54,6 +54,9 @@ class Family:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise InputError(f"invalid JSON: {exc.msg}", path, exc.lineno) from None
+            except RecursionError:
+                raise InputError("JSON nested too deeply; expected a solution object", path,
+                                 1) from None
             if isinstance(data, dict) and isinstance(data.get("solution"), dict):
                 data = data["solution"]
             if not isinstance(data, dict):

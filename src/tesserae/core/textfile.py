@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
+
+# ASCII digits only: int() also takes '٣', '３', '+2' and '1_0', which would silently change
+# the puzzle. Magnitudes stay far below what CP-SAT's 64-bit domains and sums can hold.
+_INT = re.compile(r"-?[0-9]+")
+MAX_INT = 10**9
+
+
+def strict_int(token: str) -> int:
+    """An integer written in ASCII digits, |value| <= MAX_INT; ValueError otherwise."""
+    if not _INT.fullmatch(token) or len(token) > 12:
+        raise ValueError(token)
+    value = int(token)
+    if abs(value) > MAX_INT:
+        raise ValueError(token)
+    return value
 
 
 @dataclass(frozen=True)
@@ -26,9 +42,10 @@ class Record:
         out = []
         for tok in self.tokens:
             try:
-                out.append(int(tok))
+                out.append(strict_int(tok))
             except ValueError:
-                raise self.error(f"expected {what}, found {tok!r}") from None
+                raise self.error(f"expected {what} (at most {MAX_INT:,} in size), "
+                                 f"found {tok!r}") from None
         return out
 
 
@@ -39,7 +56,7 @@ def read_text(path: str | Path) -> str:
     if p.is_dir():
         raise InputError("is a directory, expected a file", p)
     try:
-        return p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
     except UnicodeDecodeError:
         raise InputError("not a UTF-8 text file", p) from None
 
@@ -58,6 +75,7 @@ def records(path: str | Path, text: str | None = None) -> list[Record]:
 
 def parse_int(token: str, record: Record, what: str) -> int:
     try:
-        return int(token)
+        return strict_int(token)
     except ValueError:
-        raise record.error(f"expected {what}, found {token!r}") from None
+        raise record.error(f"expected {what} (at most {MAX_INT:,} in size), "
+                           f"found {token!r}") from None

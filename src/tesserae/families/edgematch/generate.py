@@ -84,6 +84,9 @@ def generate(
     return inst, planted
 
 
+MAX_SIDE = 64  # four times the official 16x16; the planted board is built in memory
+
+
 def _int(opts: dict, key: str, default: int | None) -> int | None:
     if key not in opts:
         return default
@@ -101,6 +104,8 @@ def generate_text(seed: int = 0, **opts: str) -> str:
     height = _int(opts, "height", size)
     if width is None or height is None:
         raise InputError("generate edgematch needs --size N or --width W --height H")
+    if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
+        raise InputError(f"board {width}x{height} out of range; expected sides 2..{MAX_SIDE}")
     fc = _int(opts, "frame_colours", None)
     ic = _int(opts, "inner_colours", None)
     fixed = _int(opts, "fixed", 0) or 0

@@ -17,7 +17,7 @@ from ...core.errors import InputError
 from ...core.family import Family
 from ...core.report import Report
 from ...core.result import Solution
-from ...core.textfile import Record, read_text, records
+from ...core.textfile import Record, read_text, records, strict_int
 
 Edges = tuple[int, int, int, int]
 Cell = tuple[int, int]
@@ -326,7 +326,7 @@ def _token(rec: Record, tok: str, inst: EdgeInstance) -> tuple[int, int] | None:
         raise rec.error(f"expected PIECE/ROT, found {tok!r}")
     a, b = tok.split("/", 1)
     try:
-        p, r = int(a), int(b)
+        p, r = strict_int(a), strict_int(b)
     except ValueError:
         raise rec.error(f"expected PIECE/ROT with integers, found {tok!r}") from None
     if not 1 <= p <= inst.n:

@@ -23,7 +23,7 @@ from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.result import Solution, SolveOptions, Status
 from .cpsat import HidatoBoolean
-from .model import SHAPES, Cell, HidatoInstance, adjacent_cells, format_instance, layout
+from .model import MAX_CELLS, SHAPES, Cell, HidatoInstance, adjacent_cells, format_instance, layout
 
 
 def board_dims(shape: str, cells: int) -> tuple[int, ...]:
@@ -204,6 +204,15 @@ def _opt(opts: dict, key: str, default, kind=int):
         raise InputError(f"--{name} expects {kind.__name__}, got {raw!r}") from None
 
 
+def _slots(dims: tuple[int, ...] | None) -> int:
+    """Cells of a board of these dimensions (hexagon side, or width and height)."""
+    if dims is None:
+        return 0
+    if len(dims) == 2:
+        return dims[0] * dims[1]
+    return 3 * dims[0] * (dims[0] - 1) + 1
+
+
 def generate_text(seed: int = 0, **opts: str) -> str:
     """CLI entry: --cells N [--shape hex|square] (or --side S / --width W --height H, with
     --cells fewer than the slots making holes), --givens K (stop removing at K givens),
@@ -230,6 +239,8 @@ def generate_text(seed: int = 0, **opts: str) -> str:
         dims = (width, height)
     if dims is not None and min(dims) < 1:
         raise InputError(f"board dimensions must be positive, got {dims}")
+    if max(_slots(dims), cells or 0) > MAX_CELLS:
+        raise InputError(f"at most {MAX_CELLS:,} cells can be generated")
     inst, planted, stats = generate(shape, dims, cells, seed, target, keep_ends, mix)
     if sol_path:
         from pathlib import Path

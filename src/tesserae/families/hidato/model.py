@@ -22,7 +22,7 @@ from ...core.errors import InputError
 from ...core.family import Family
 from ...core.report import Report
 from ...core.result import Solution
-from ...core.textfile import Record, read_text
+from ...core.textfile import Record, read_text, strict_int
 
 Cell = tuple[int, int]
 SHAPES = ("hex", "square")
@@ -190,6 +190,16 @@ def grid_records(path: str, text: str, header: bool = True) -> list[Record]:
     return out
 
 
+# Beyond this the models no longer fit in memory (CP-SAT's Boolean model has N^2 literals);
+# the largest shipped board has 1,024 cells.
+MAX_CELLS = 100_000
+
+
+def _check_size(rec: Record, cells: int, what: str) -> None:
+    if cells > MAX_CELLS:
+        raise rec.error(f"{what} has {cells:,} cells; expected at most {MAX_CELLS:,}")
+
+
 def _header(rec: Record) -> tuple[str, tuple[int, ...]]:
     toks = rec.tokens
     shape = toks[1].lower() if len(toks) > 1 else ""
@@ -197,11 +207,13 @@ def _header(rec: Record) -> tuple[str, tuple[int, ...]]:
         (side,) = Record(rec.line, toks[2:], rec.path).ints(1, "the side of the hexagon")
         if side < 1:
             raise rec.error(f"hexagon side must be at least 1, got {side}")
+        _check_size(rec, 3 * side * (side - 1) + 1, f"a hexagon of side {side}")
         return shape, (side,)
     if shape == "square" and len(toks) == 4:
         w, h = Record(rec.line, toks[2:], rec.path).ints(2, "width and height")
         if w < 1 or h < 1:
             raise rec.error(f"board {w}x{h} is empty; expected width and height >= 1")
+        _check_size(rec, w * h, f"a {w}x{h} board")
         return shape, (w, h)
     raise rec.error("expected header 'hidato hex SIDE' or 'hidato square W H'")
 
@@ -228,7 +240,7 @@ def _read_grid(
 
 def _number(tok: str, rec: Record, allowed: str) -> int:
     try:
-        return int(tok)
+        return strict_int(tok)
     except ValueError:
         raise rec.error(f"expected a number, {allowed}; found {tok!r}") from None
 

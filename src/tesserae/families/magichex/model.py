@@ -115,14 +115,18 @@ class MagicHexInstance:
 
 
 # --------------------------------------------------------------------------- reading
+# 10,621 cells at order 60: far beyond what any backend solves, still cheap to read and check.
+MAX_ORDER = 60
+
+
 def _header(rec: Record) -> tuple[int, int]:
     toks = rec.tokens
     usage = "expected header 'magichex ORDER [first F]'"
     if toks[0].lower() != "magichex" or len(toks) not in (2, 4):
         raise rec.error(usage)
     order = parse_int(toks[1], rec, "the order (a positive integer)")
-    if order < 1:
-        raise rec.error(f"order {order} out of range; expected a positive integer")
+    if not 1 <= order <= MAX_ORDER:
+        raise rec.error(f"order {order} out of range; expected 1..{MAX_ORDER}")
     first = 1
     if len(toks) == 4:
         if toks[2].lower() != "first":
