@@ -98,3 +98,26 @@ def test_deeply_nested_json_solution(cli, tmp_path):
 def test_generate_refuses_sizes_beyond_memory(cli, tmp_path, family, args, words):
     r = cli("generate", family, *args, "-o", tmp_path / "g.txt", timeout=30)
     assert r.returncode == 2 and words in r.stderr and not (tmp_path / "g.txt").exists()
+
+
+def test_out_and_render_write_solutions_only_unless_asked(cli, tmp_path):
+    big = INSTANCES / "e2_16x16.txt"
+    out, png = tmp_path / "best.txt", tmp_path / "best.png"
+    args = ["solve", big, "--backend", "ga", "-t", "1", "--population", "20", "-o", out,
+            "--render", png]
+    r = cli(*args)
+    assert r.returncode == 4 and not out.exists() and not png.exists()
+    r = cli(*args, "--write-best")
+    assert r.returncode == 4 and png.stat().st_size > 0
+    first = out.read_text().splitlines()[0]
+    assert first.startswith("# not a solution: the best board of a timeout run (")
+    assert cli("verify", big, out).returncode == 1  # readable, and shown to be no solution
+    assert set(tmp_path.iterdir()) == {out, png}  # no temporary file left beside them
+
+
+def test_out_writes_a_verified_solution_whole(cli, tmp_path):
+    out = tmp_path / "s.json"
+    r = cli("solve", E2_4, "-o", out, "--threads", "1")
+    assert r.returncode == 0 and f"wrote {out}" in r.stderr
+    assert cli("verify", E2_4, out).returncode == 0
+    assert oct(out.stat().st_mode & 0o777) != oct(0o600)

@@ -86,6 +86,10 @@ def solve(
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format (auto-detected)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="solver logs on stderr"),
+    write_best: bool = typer.Option(
+        False, "--write-best",
+        help="with -o/--render, also write a best board that is not a solution (marked so)",
+    ),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -115,28 +119,41 @@ def solve(
     if solver is not None:
         opts.params["solver"] = solver
     result = solve_file(instance, backend.value, opts, fmt)
-    family, inst = None, None
     if out_file or render:
-        family, inst = load_instance(instance, fmt)
-        sol = (
-            family.solution_from_json(inst, result.solution, "<result>")
-            if result.solution
-            else None
-        )
-        if out_file and sol is not None:
-            text = (
-                json.dumps(family.solution_json(inst, sol)) + "\n"
-                if out_file.suffix == ".json"
-                else family.format_solution(inst, sol)
-            )
-            out_file.write_text(text)
-        if render and sol is not None:
-            family.module("render").render(inst, sol, render)
+        _write_outputs(result, instance, fmt, out_file, render, write_best)
     if as_json:
         print(json.dumps(result.to_json()))
     else:
         _print_result(result)
     raise typer.Exit(result.status.exit_code)
+
+
+def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | None,
+                   render: Path | None, write_best: bool) -> None:
+    """-o and --render: verified solutions only, unless --write-best asks for the best board
+    of a run that found none (then the file says so). Files appear whole or not at all."""
+    from .core.textfile import write_atomic
+
+    if result.solution is None or not (result.verified or write_best):
+        return
+    family, inst = load_instance(instance, fmt)
+    sol = family.solution_from_json(inst, result.solution, "<result>")
+    is_solution = result.verified
+    if out_file:
+        if out_file.suffix == ".json":
+            body = family.solution_json(inst, sol)
+            text = json.dumps(body if is_solution else
+                              {"status": result.status.value, "solution": body}) + "\n"
+        else:
+            text = family.format_solution(inst, sol)
+            if not is_solution:
+                text = (f"# not a solution: the best board of a {result.status.value} run "
+                        f"({result.stats.get('broken_rules', '?')} rule(s) broken)\n" + text)
+        write_atomic(out_file, lambda tmp: tmp.write_text(text))
+        err.print(f"wrote {out_file}", highlight=False)
+    if render:
+        write_atomic(render, lambda tmp: family.module("render").render(inst, sol, tmp))
+        err.print(f"wrote {render}", highlight=False)
 
 
 def _print_result(result) -> None:

@@ -98,6 +98,8 @@ def finish(
     elif status == Status.TIMEOUT:
         # A best-so-far board (GA, optimisation) is shown but never called solved.
         res.verified = report.ok
+        if not report.ok:
+            res.stats["broken_rules"] = len(report.violations)
         if report.ok and opts.objective:
             res.status = Status.FEASIBLE
     return res

@@ -79,3 +79,23 @@ def parse_int(token: str, record: Record, what: str) -> int:
     except ValueError:
         raise record.error(f"expected {what} (at most {MAX_INT:,} in size), "
                            f"found {token!r}") from None
+
+
+def write_atomic(path: str | Path, write) -> None:
+    """Create `path` whole or not at all: `write(tmp)` fills a temporary file beside it, which
+    then replaces `path` in one step (an interrupt leaves no partial file)."""
+    import os
+    import tempfile
+
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
