@@ -82,7 +82,7 @@ class Outcome:
 
 @dataclass
 class SolveResult:
-    """The verified result the command line prints (DESIGN.md's JSON result)."""
+    """The verified result the command line prints: `to_json` is the object of `solve --json`."""
 
     instance: str
     family: str
