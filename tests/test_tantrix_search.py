@@ -181,3 +181,19 @@ def test_bad_options(opt, value):
 def test_objective_refused():
     with pytest.raises(InputError, match="not supported"):
         search.solve(read_instance(discovery(5)), SolveOptions(objective="matches"))
+
+
+def test_open_colours_count_every_choice_once(tmp_path):
+    """Goals of colour `any` (Downing's statement of the Super puzzles): the count covers
+    every colour choice, each unordered pair once, and equals the fixed-colour counts added."""
+    def count(goals: str) -> int:
+        path = tmp_path / "p.txt"
+        path.write_text(f"tantrix\ntiles 8 11 27 33\n{goals}\nshape free\n")
+        res = solve_file(path, "search", SolveOptions(count=True, threads=1, time_limit=60))
+        assert res.stats["complete"] is True
+        return res.count
+
+    pairs = [("red", "green"), ("yellow", "green"), ("blue", "green"), ("red", "blue")]
+    fixed = [count(f"goal line {a}\ngoal line {b}") for a, b in pairs]
+    assert fixed == [4, 77, 12, 0]
+    assert count("goal line any\ngoal line any") == sum(fixed) == 93

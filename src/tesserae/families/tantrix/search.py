@@ -32,18 +32,19 @@ core releases the GIL), each with its own candidate order and Luby restarts.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ...backends import search as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
-from ...core.result import Outcome, Solution, SolveOptions
+from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from . import linewalk
-from .model import TantrixInstance
+from .model import Goal, TantrixInstance, goal_colour_options
 from .region import pin_tile
 from .scan_tables import candidate_order, side_masks
 
@@ -606,19 +607,77 @@ def searchers(inst: TantrixInstance, opts: SolveOptions) -> tuple[Callable, str]
     return (lambda seed: LoopSearcher(ts, seed, kind)), "loopscan"
 
 
-def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    make, name = searchers(inst, opts)
-    restart = _restart(opts) if name == "loopscan" else 0
-    out = runner.run(make, opts, restart=restart)
-    out.stats["solver"] = name
+def colour_choices(inst: TantrixInstance) -> list[TantrixInstance]:
+    """The puzzle once per way to colour its `any` goals (Downing states the Super puzzles
+    so), each unordered choice once; [inst] when the search takes the puzzle as it is."""
+    if not any(g.colour == "any" for g in inst.goals):
+        return [inst]
+    try:
+        trees(inst)  # a single loop of any colour: the loop search tries every colour itself
+        return [inst]
+    except InputError:
+        pass
+    seen, out = set(), []
+    for choice in goal_colour_options(inst):
+        goals = [Goal(g.kind, c) for g, c in zip(inst.goals, choice, strict=True)]
+        key = tuple(sorted((g.kind, g.colour) for g in goals))
+        if key not in seen:
+            seen.add(key)
+            out.append(replace(inst, goals=goals))
     return out
+
+
+def _left(opts: SolveOptions, t0: float) -> SolveOptions:
+    if opts.time_limit is None:
+        return opts
+    return replace(opts, time_limit=max(0.01, opts.time_limit - (time.perf_counter() - t0)))
+
+
+def _merge_stats(outs: list[tuple[TantrixInstance, Outcome]]) -> dict:
+    stats = dict(outs[-1][1].stats)
+    stats["nodes"] = sum(o.stats.get("nodes", 0) for _, o in outs)
+    if len(outs) > 1 or outs[0][0].goals != outs[-1][0].goals:
+        stats["colour_choices"] = {" + ".join(str(g) for g in i.goals):
+                                   o.status.value if o.solutions is None
+                                   else len(o.solutions) for i, o in outs}
+    return stats
+
+
+def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    """First solution; goals of colour `any` that only the line walk takes are tried colour
+    choice by colour choice, each with the time left."""
+    t0, outs = time.perf_counter(), []
+    for choice in colour_choices(inst):
+        make, name = searchers(choice, opts)
+        restart = _restart(opts) if name == "loopscan" else 0
+        out = runner.run(make, _left(opts, t0), restart=restart)
+        out.stats["solver"] = name
+        outs.append((choice, out))
+        if out.status != Status.INFEASIBLE:
+            break
+    out = outs[-1][1]
+    return Outcome(out.status, out.solution, stats=_merge_stats(outs))
 
 
 def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    """Every solution of one complete search. The loop search's pin removes rotations,
-    translations and the two directions of travel; the line walk meets a line from both
-    ends, and the pipeline merges what is the same up to translation and rotation."""
-    make, name = searchers(inst, opts)
-    out = runner.enumerate_all(make(opts.seed), opts)
-    out.stats["solver"] = name
-    return out
+    """Every solution of one complete search (per colour choice of `any` goals). The loop
+    search's pin removes rotations, translations and the two directions of travel; the line
+    walk meets a line from both ends, and the pipeline merges what is the same up to
+    translation and rotation."""
+    t0, outs, found = time.perf_counter(), [], []
+    for choice in colour_choices(inst):
+        make, name = searchers(choice, opts)
+        out = runner.enumerate_all(make(opts.seed), _left(opts, t0))
+        out.stats["solver"] = name
+        outs.append((choice, out))
+        seen = {frozenset(sol.items()) for sol in found}
+        found.extend(sol for sol in out.solutions or [] if frozenset(sol.items()) not in seen)
+        if not out.stats.get("complete"):
+            break
+    stats = _merge_stats(outs)
+    stats["complete"] = all(o.stats.get("complete") for _, o in outs) and \
+        len(outs) == len(colour_choices(inst))
+    if stats["complete"] and not found:
+        return Outcome(Status.INFEASIBLE, stats=stats, solutions=[])
+    return Outcome(Status.SOLVED if found else Status.TIMEOUT, found[0] if found else None,
+                   stats=stats, solutions=found)
