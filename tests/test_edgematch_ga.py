@@ -82,7 +82,7 @@ def test_fitness_is_the_checkers_score():
 @needs_e2_data()
 def test_hinted_instance_is_solved_with_hints_in_place():
     inst, _ = _hinted_instance()
-    out = ga.solve(inst, SolveOptions(seed=2, time_limit=60))
+    out = ga.solve(inst, SolveOptions(seed=2, time_limit=60, params={"preset": "tuned"}))
     assert out.status == Status.SOLVED
     assert verify(inst, out.solution).ok
     assert all(out.solution[c] == pr for c, pr in inst.fixed.items())
@@ -91,7 +91,8 @@ def test_hinted_instance_is_solved_with_hints_in_place():
 @needs_e2_data()
 def test_cli_solves_brendan_4x4_verified():
     r = run_cli("solve", "--backend", "ga", E2_DATA / "brendan" / "pieces_04x04.txt",
-                "--seed", "0", "--time-limit", "60", "--json", "--population", "40")
+                "--seed", "0", "--time-limit", "60", "--json", "--population", "40",
+                "--preset", "tuned")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["status"] == "solved" and out["verified"] is True
@@ -102,7 +103,7 @@ def test_cli_solves_brendan_4x4_verified():
 def test_optimisation_mode_returns_a_scored_board():
     r = run_cli("solve", "--backend", "ga", E2_DATA / "brendan" / "pieces_08x08.txt",
                 "--objective", "matches", "--json", "--generations", "3", "--population", "20",
-                "--tabu-iterations", "0", "--lns-moves", "0", "--seed", "1")
+                "--preset", "tuned", "--tabu-iterations", "0", "--lns-moves", "0", "--seed", "1")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["status"] == "feasible" and out["verified"] is True

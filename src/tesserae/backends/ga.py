@@ -42,7 +42,8 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
   schedule follow it. With no budget, progress stays 0 (RTS window = ``rts_start``; no CBGI).
 * Generational replacement: ``elite_count`` best copied, ``immigrant_count`` fresh random
   genomes, the rest children of selected parents (crossover with ``crossover_rate``, then
-  ``mutate`` on a ``mutation_rate`` fraction of them).
+  ``mutate`` on a ``mutation_rate`` fraction of them). With ``elite_replaces_worst`` a full
+  population of children is bred and the elite then take the places of the worst children.
 * Steady state (``replacement="steady_state"``): ``steady_batch`` children per step; each child
   replaces the nearest of a random window of the population if it is better (RTS). The window
   shrinks linearly from ``rts_start`` to ``rts_end`` (fractions of the population) with progress.
@@ -52,7 +53,9 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
   not compared at all (it could replace nobody). Encodings may keep a ``RandomBlocks`` too.
 * Selection: ``"tournament"`` (size ``tournament_k``), ``"truncation"`` (parents drawn from the
   best ``truncation`` fraction, uniformly, or proportionally to sigma-scaled fitness with
-  ``sigma_scaling``), ``"roulette"`` (whole population, sigma-scaled or shifted fitness).
+  ``sigma_scaling``), ``"roulette"`` (whole population, sigma-scaled or shifted fitness),
+  ``"linear_ranking"`` (by rank: ``linear_ranking_probabilities`` with pressure
+  ``ranking_pressure``).
 * CBGI (``cbgi=True``, or ``None`` = on exactly when a ``CbgiLink`` is present): once progress
   reaches ``cbgi_start``, and then every ``cbgi_period``, the unfixed gene of the best individual
   that is most frequent at its position in the population is fixed if that frequency exceeds
@@ -111,13 +114,15 @@ class GAConfig:
     time_limit: float | None = None
     seed: int | None = None  # None: opts.seed
     # selection
-    selection: str = "tournament"  # tournament | truncation | roulette
+    selection: str = "tournament"  # tournament | truncation | roulette | linear_ranking
     tournament_k: int = 3
+    ranking_pressure: float = 1.5  # s of linear ranking, 1 < s <= 2
     truncation: float = 0.5  # fraction of the population allowed to parent (truncation)
     sigma_scaling: bool = False
     # replacement
     replacement: str = "generational"  # generational | steady_state
     elitism: float = 0.0  # fraction of the population copied unchanged (at least 1 if > 0)
+    elite_replaces_worst: bool = False  # breed a full population; elite replace the worst
     immigrants: float = 0.0  # fraction replaced by random genomes each generation
     steady_batch: int = 2  # children per steady-state step
     rts_start: float = 1.0  # RTS window as a fraction of the population, at progress 0
@@ -252,12 +257,23 @@ def sigma_scaled(fit: np.ndarray) -> np.ndarray:
     return np.maximum(1.0 + (fit - fit.mean()) / (2.0 * sd), 0.1)
 
 
+def linear_ranking_probabilities(size: int, pressure: float) -> np.ndarray:
+    """Selection probability by rank i (0 = worst, size - 1 = best), linear ranking (Eiben and
+    Smith): P(i) = (2 - s) / size + 2 i (s - 1) / (size (size - 1)), 1 < s <= 2."""
+    i = np.arange(size, dtype=float)
+    return (2.0 - pressure) / size + 2.0 * i * (pressure - 1.0) / (size * max(1, size - 1))
+
+
 def select(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator) -> np.ndarray:
     """Indices of n parents."""
     size = len(fit)
     if cfg.selection == "tournament":
         cand = rng.integers(0, size, (n, max(1, cfg.tournament_k)))
         return cand[np.arange(n), np.argmax(fit[cand], axis=1)]
+    if cfg.selection == "linear_ranking":
+        order = np.argsort(fit, kind="stable")  # worst first: rank i is order[i]
+        p = linear_ranking_probabilities(size, cfg.ranking_pressure)
+        return order[rng.choice(size, size=n, p=p / p.sum())]
     if cfg.selection == "truncation":
         keep = max(2, math.ceil(cfg.truncation * size))
         pool = np.argsort(-fit, kind="stable")[:keep]
@@ -445,13 +461,16 @@ class _Run:
         c = self.cfg
         size = len(pop)
         n_el, n_im = min(c.elite_count(), size), c.immigrant_count()
-        n_ch = max(0, size - n_el - n_im)
+        n_ch = max(0, size - n_im - (0 if c.elite_replaces_worst else n_el))
         elite = np.argsort(-fit, kind="stable")[:n_el]
         parts = [self.children(pop, fit, n_ch)]
         if n_im:
             parts.append(self.enforce(self.enc.random(self.rng, n_im)))
         fresh = np.concatenate(parts)
         ffit = self.evaluate(fresh)
+        if c.elite_replaces_worst:  # the elite take the places of the worst newcomers
+            keep = np.argsort(-ffit, kind="stable")[: size - n_el]
+            fresh, ffit = fresh[keep], ffit[keep]
         return np.concatenate([pop[elite], fresh]), np.concatenate([fit[elite], ffit])
 
     def steady(self, pop: np.ndarray, fit: np.ndarray) -> bool:
@@ -661,6 +680,13 @@ def _fraction(text: str) -> float:
     return v
 
 
+def _pressure(text: str) -> float:
+    v = float(text)
+    if not 1.0 < v <= 2.0:
+        raise ValueError
+    return v
+
+
 def _positive_int(text: str) -> int:
     v = int(text)
     if v < 1:
@@ -691,14 +717,16 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "population": ("population", _positive_int, "an integer >= 2"),
     "generations": ("generations", _positive_int, "a positive integer"),
     "evaluations": ("max_evaluations", _positive_int, "a positive integer"),
-    "selection": ("selection", _choice("tournament", "truncation", "roulette"),
-                  "tournament, truncation or roulette"),
+    "selection": ("selection", _choice("tournament", "truncation", "roulette", "linear_ranking"),
+                  "tournament, truncation, roulette or linear-ranking"),
     "tournament": ("tournament_k", _positive_int, "a positive integer"),
+    "ranking_pressure": ("ranking_pressure", _pressure, "a number in (1, 2]"),
     "truncation": ("truncation", _fraction, "a fraction in [0, 1]"),
     "sigma_scaling": ("sigma_scaling", _bool, "on or off"),
     "replacement": ("replacement", _choice("generational", "steady_state"),
                     "generational or steady-state"),
     "elitism": ("elitism", _fraction, "a fraction in [0, 1]"),
+    "elite_replaces_worst": ("elite_replaces_worst", _bool, "on or off"),
     "immigrants": ("immigrants", _fraction, "a fraction in [0, 1]"),
     "steady_batch": ("steady_batch", _positive_int, "a positive integer"),
     "rts_start": ("rts_start", _fraction, "a fraction in [0, 1]"),

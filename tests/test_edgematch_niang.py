@@ -1,0 +1,180 @@
+"""Niang's GA (the edge-matching `paper` preset): each operator against a hand-worked example,
+the fitness with its 2x2-area term on hand-scored boards, linear ranking probabilities, and
+the preset solving a shipped 4x4 board with 5 patterns within the thesis's budget."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae.backends import ga as engine
+from tesserae.core.family import load_instance
+from tesserae.core.result import SolveOptions, Status
+from tesserae.families.edgematch import crossovers, ga, mutations
+from tesserae.families.edgematch.model import EdgeInstance, verify
+
+NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
+
+
+def _free_4x4():
+    """The 4x4 board on the free layout: one group, so moves are the thesis's plain ones."""
+    _, inst = load_instance(NIANG_4X4)
+    return ga.NiangEncoding(inst, layout="free")
+
+
+def _genome(pieces, turns):
+    return np.array(list(pieces) + list(turns), dtype=np.int64)
+
+
+def test_region_draw_is_two_random_corners():
+    enc = _free_4x4()
+    # seed 38 draws rows (0, 1) and columns (1, 0): the block of cells 0, 1, 4, 5
+    assert mutations.random_region(enc, np.random.default_rng(38)) == (0, 0, 2, 2)
+    assert np.random.default_rng(38).integers(0, 4, 2).tolist() == [0, 1]
+
+
+def test_region_exchange_by_hand():
+    """Algorithm 7 on the block of cells 0, 1, 4, 5 (drawn by seed 38).
+
+    A holds piece i at cell i, all turned 0; B's block holds 7, 0, 12, 5. Child A: B's block
+    copied in (7, 0, 12, 5 with B's turns); pieces 7 and 12 leave holes at cells 7 and 12
+    (row-major), filled from list A = A's block pieces B's block lacks, in order: 1, 4.
+    Child B: A's block (0, 1, 4, 5) copied in; pieces 1 and 4 sat at cells 7 and 12 of B;
+    list B = 7, 12 (with the turns they had in B's block)."""
+    enc = _free_4x4()
+    a = _genome(range(16), [0] * 16)
+    b = _genome([7, 0, 3, 2, 12, 5, 6, 1, 9, 8, 10, 11, 4, 13, 15, 14], [2] + [1] * 15)
+    c1, c2 = crossovers.region_exchange(enc, a[None], b[None], np.random.default_rng(38))
+    assert c1[0, :16].tolist() == [7, 0, 2, 3, 12, 5, 6, 1, 8, 9, 10, 11, 4, 13, 14, 15]
+    assert c1[0, 16:].tolist() == [2, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert c2[0, :16].tolist() == [0, 1, 3, 2, 4, 5, 6, 7, 9, 8, 10, 11, 12, 13, 15, 14]
+    assert c2[0, 16:].tolist() == [0, 0, 1, 1, 0, 0, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1]
+
+
+def test_region_exchange_keeps_classes_and_hints_on_the_frame_layout():
+    _, inst = load_instance(NIANG_4X4)
+    inst.fixed[(1, 1)] = (5, 2)
+    enc = ga.NiangEncoding(inst)
+    rng = np.random.default_rng(4)
+    pop = enc.random(rng, 40)
+    c1, c2 = enc.crossover(pop[:20], pop[20:], rng)
+    for g in np.concatenate([c1, c2]):
+        assert verify(inst, enc.decode(g), "matches").ok
+    assert (c1 != pop[:20]).any()
+
+
+def test_region_inversion_by_hand():
+    """Seed 83 draws rows 1-2 and columns 0-2: cells 4, 5, 6, 8, 9, 10 get their pieces back
+    last first (10, 9, 8, 6, 5, 4), each keeping its turn."""
+    enc = _free_4x4()
+    assert mutations.random_region(enc, np.random.default_rng(83)) == (1, 0, 2, 3)
+    g = _genome(range(16), [i % 4 for i in range(16)])
+    mutations.region_inversion(enc, g, np.random.default_rng(83))
+    assert g[:16].tolist() == [0, 1, 2, 3, 10, 9, 8, 7, 6, 5, 4, 11, 12, 13, 14, 15]
+    assert g[16:].tolist() == [0, 1, 2, 3, 2, 1, 0, 3, 2, 1, 0, 3, 0, 1, 2, 3]
+
+
+def test_scramble_keeps_the_top_left_piece_and_the_classes():
+    _, inst = load_instance(NIANG_4X4)
+    enc = ga.NiangEncoding(inst)  # frame layout: classes must survive the shuffle
+    rng = np.random.default_rng(0)
+    g = enc.random(rng, 1)[0]
+    before = g.copy()
+    out = mutations.mutate(enc, g[None].copy(), rng, mutations.PAPER, ("scramble",))[0]
+    assert out[0] == before[0] and out[16] == before[16]
+    assert sorted(out[:16]) == list(range(16)) and (out[:16] != before[:16]).sum() >= 4
+    assert verify(inst, enc.decode(out), "matches").ok
+
+
+def test_row_inversion_reverses_a_run_of_one_row():
+    enc = _free_4x4()
+    g = _genome(range(16), [0] * 16)
+    mutations.row_inversion(enc, g, np.random.default_rng(5))
+    changed = np.flatnonzero(g[:16] != np.arange(16))
+    row = changed // 4
+    assert len(changed) >= 2 and len(set(row.tolist())) == 1
+    assert g[changed].tolist() == changed[::-1].tolist()
+
+
+def _stripes_3x3() -> EdgeInstance:
+    """Piece i + 1 solves cell i unturned: colour 1 on every east-west join, 2 on every
+    north-south join, grey on the frame."""
+    pieces = [(0 if r == 0 else 2, 0 if c == 2 else 1, 0 if r == 2 else 2, 0 if c == 0 else 1)
+              for r in range(3) for c in range(3)]
+    return EdgeInstance(3, 3, pieces)
+
+
+@pytest.mark.parametrize("change, both, edges_only", [
+    ({}, 1.0, 1.0),
+    # the centre turned a quarter: its 4 joins of 12 and all 4 areas fail
+    ({"turn": (4, 1)}, 1 - (4 / 12 + 4 / 4) / 2, 1 - 4 / 12),
+    # the centre turned half a turn looks the same
+    ({"turn": (4, 2)}, 1.0, 1.0),
+    # border pieces of cells (0, 1) and (1, 0) exchanged (turned grey side out): 6 joins fail,
+    # and 3 areas (only the bottom-right one is whole)
+    ({"swap": (1, 3)}, 1 - (6 / 12 + 3 / 4) / 2, 1 - 6 / 12),
+])
+def test_fitness_with_the_area_term_by_hand(change, both, edges_only):
+    inst = _stripes_3x3()
+    g = _genome(range(9), [0] * 9)
+    if "turn" in change:
+        cell, r = change["turn"]
+        g[9 + cell] = r
+    if "swap" in change:
+        x, y = change["swap"]
+        g[[x, y]] = g[[y, x]]
+    for terms, expected in ((("edges", "areas"), both), (("edges",), edges_only)):
+        enc = ga.NiangEncoding(inst, terms=terms)
+        fit = enc.fitness(enc.normalise(g[None].copy()))[0]
+        assert fit == pytest.approx(expected)
+
+
+def test_linear_ranking_probabilities():
+    p = engine.linear_ranking_probabilities(4, 1.5)
+    assert p.tolist() == pytest.approx([0.125, 0.125 + 1 / 12, 0.125 + 2 / 12, 0.125 + 3 / 12])
+    assert engine.linear_ranking_probabilities(4, 2.0).tolist() == pytest.approx(
+        [0, 1 / 6, 2 / 6, 3 / 6])
+    # selection follows them by rank, whatever the order of the population
+    cfg = engine.GAConfig(selection="linear_ranking", ranking_pressure=2.0)
+    fit = np.array([3.0, 0.0, 2.0, 1.0])  # ranks 3, 0, 2, 1
+    picks = engine.select(fit, 60_000, cfg, np.random.default_rng(0))
+    freq = np.bincount(picks, minlength=4) / len(picks)
+    assert freq[1] == 0.0
+    assert freq.tolist() == pytest.approx([3 / 6, 0, 2 / 6, 1 / 6], abs=0.01)
+
+
+def test_paper_preset_is_the_default_and_solves_a_4x4_with_five_patterns():
+    _, inst = load_instance(NIANG_4X4)
+    enc, cfg = ga.build(inst, SolveOptions())
+    assert isinstance(enc, ga.NiangEncoding)
+    assert (cfg.population, cfg.generations, cfg.tournament_k, cfg.elite_count()) == \
+        (200, 10_000, 3, 1)
+    assert (cfg.crossover_rate, cfg.mutation_rate, cfg.elite_replaces_worst) == (0.9, 0.1, True)
+    out = ga.solve(inst, SolveOptions(seed=3))
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+    # 200 evaluations per generation, as in the thesis's screenshots (EVAL = 200 x generation)
+    assert out.stats["evaluations"] == 200 * (out.stats["generations"] + 1)
+    assert out.stats["generations"] <= 10_000 and out.stats["best_fitness"] == 1.0
+
+
+def test_elite_replaces_the_worst_child():
+    _, inst = load_instance(NIANG_4X4)
+    enc = ga.NiangEncoding(inst)
+    seen = []
+    cfg = engine.GAConfig(population=20, generations=5, elitism=0.05, elite_replaces_worst=True,
+                          on_generation=lambda s: seen.append(s.fit.copy()))
+    res = engine.evolve(enc, cfg, SolveOptions(seed=1))
+    assert res.evaluations == 20 * 6  # a full population of children each generation
+    assert all(len(f) == 20 for f in seen)
+    assert [f.max() for f in seen] == sorted(f.max() for f in seen)  # the best never lost
+
+
+@pytest.mark.parametrize("args", [
+    ("--preset", "nope"), ("--tabu-iterations", "5"), ("--operators", "invert"),
+    ("--selection", "linear-ranking", "--ranking-pressure", "3"), ("--layout", "round"),
+])
+def test_bad_paper_options_are_one_line_errors(args):
+    r = run_cli("solve", "--backend", "ga", NIANG_4X4, *args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
