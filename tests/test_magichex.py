@@ -141,7 +141,7 @@ def test_plain_ea_keeps_its_best_board_and_reports_fitness():
     from tesserae.families.magichex import ga
 
     inst = read_instance(ORDER3)
-    opts = SolveOptions(seed=3, params={"polish": "0", "generations": "30"})
+    opts = SolveOptions(seed=3, params={"preset": "tuned", "polish": "0", "generations": "30"})
     out = ga.solve(inst, opts)
     assert out.stats["generations"] == 30
     assert out.objective == out.stats["best_fitness"] <= 0

@@ -1,16 +1,20 @@
-"""An evolutionary algorithm for magic hexagons, after the numpy EA of "Sudoku on steroids",
-run on the shared engine (backends/ga.py).
+"""Evolutionary algorithms for magic hexagons: the post's EA (the default) and a tuned one.
 
-A genome is a permutation of the numbers over the cells (givens stay in place); fitness is
-minus the sum of squared line errors (0 = magic). The blog's EA keeps the best p_cand
-(`--candidates`) of the p_size (`--population`) boards, clones them to refill the population
-and mutates the clones by random swaps. On the engine that is: truncation selection and
-elitism both at p_cand / p_size, no crossover (`--crossover-rate 0`: cloning), mutation by
-1..`--swaps` swaps. A cycle crossover is there for `--crossover-rate` > 0.
+`--preset paper` (the default) is the EA of the magic-hexagon post "Sudoku on steroids",
+exactly (post_ea.py): boards cost the sum of |M - line sum|, the best n_candidates of
+`--population` p_size boards are cloned p_size / n_candidates times and each clone gets one
+swap of two uniformly drawn cells; no elitism, no crossover, no local search; it stops at cost
+0. n_candidates is the divisor of p_size closest to p_size * `--p-cand`. The preset runs the
+post's tuned setting (25, 0.0925), which has a single candidate; `--population 100 --p-cand
+0.2` is its first setting. `--mutate candidates` swaps in the first n_candidates rows only,
+as the code printed in the post does (its prose and results say every clone).
 
-What makes it reliable: when the best board has not improved for `--stall` generations the
-engine hands it to `repair`, which polishes it with the swap tabu search (tabu.py) for
-`--polish` steps (a memetic step). `--polish 0` runs the plain EA of the blog.
+`--preset tuned` is this toolkit's EA on the shared engine (backends/ga.py): a permutation
+genome, minus the sum of squared line errors as fitness, truncation selection and elitism at
+`--candidates` / `--population`, 1..`--swaps` swaps per child, and after `--stall`
+generations without improvement the best board is polished by the swap tabu search (tabu.py)
+for `--polish` steps. It solves orders 4 to 8 where the post's EA stalls; PRESETS["tuned"]
+lists each difference from the post.
 """
 
 from __future__ import annotations
@@ -22,15 +26,45 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from . import post_ea
 from .model import MagicHexInstance
 from .tabu import LineAlgebra, tabu_search
 
-FAMILY_PARAMS = ("candidates", "swaps", "polish")
-PARAMS = (*engine.ENGINE_PARAMS, *FAMILY_PARAMS)
-DEFAULTS = engine.GAConfig(population=200, selection="truncation", crossover_rate=0.0,
-                           stall_generations=50, repair_count=1)
-DEFAULT_CANDIDATES, DEFAULT_SWAPS, DEFAULT_POLISH = 20, 2, 2000
-DEFAULT_SECONDS = 60.0  # without --time-limit: the EA cannot prove there is no solution
+DEFAULT_SECONDS = 60.0  # without a budget: the EA cannot prove there is no solution
+MUTATE_ROWS = ("all", "candidates")
+
+PRESETS = {
+    "paper": engine.Preset(
+        name="paper",
+        config=engine.GAConfig(population=25, selection="truncation", crossover_rate=0.0),
+        options={"p_cand": 0.0925, "mutate": "all"},
+        summary="the post's EA: absolute line errors, clone the best p_size/n_candidates "
+                "times, one random swap per clone, stop at cost 0; (p_size, p_cand) = "
+                "(25, 0.0925), the post's tuned setting (one candidate)",
+    ),
+    "tuned": engine.Preset(
+        name="tuned",
+        config=engine.GAConfig(population=200, selection="truncation", crossover_rate=0.0,
+                               stall_generations=50, repair_count=1),
+        options={"candidates": 20, "swaps": 2, "polish": 2000},
+        summary="engine EA with tabu polishing; solves orders 4-8",
+        differences=(
+            "fitness: minus the sum of squared line errors (post: absolute errors)",
+            "population 200, 20 candidates (post: 25 boards, p_cand 0.0925, one candidate)",
+            "parents drawn at random from the best 10% (post: each candidate cloned "
+            "p_size / n_candidates times)",
+            "elitism: the best 10% copied unchanged (post: none)",
+            "mutation: 1 or 2 swaps per child (post: exactly one)",
+            "after 50 generations without improvement the best board is polished by "
+            "2000 tabu-search steps (post: no local search)",
+            "random numbers from numpy's Generator, ties broken by a stable sort (post: "
+            "RandomState and numpy 1.24's argsort)",
+        ),
+    ),
+}
+PAPER_OPTIONS = ("population", "generations", "evaluations", "p_cand", "mutate")
+FAMILY_PARAMS = ("candidates", "swaps", "polish", "p_cand", "mutate")
+PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, *FAMILY_PARAMS)
 
 
 class MagicHexEncoding:
@@ -120,9 +154,16 @@ def family_int(opts: SolveOptions, name: str, default: int, low: int) -> int:
     return val
 
 
-def config(opts: SolveOptions) -> tuple[engine.GAConfig, int, int]:
-    cfg = engine.apply_params(DEFAULTS, opts.params)
-    cand = family_int(opts, "candidates", DEFAULT_CANDIDATES, 1)
+def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
+    if opts.time_limit is None and cfg.generations is None and cfg.max_evaluations is None:
+        return replace(cfg, time_limit=DEFAULT_SECONDS)
+    return cfg
+
+
+def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, int]:
+    """The tuned preset's engine settings, swaps and polish steps."""
+    cfg = engine.apply_params(preset.config, opts.params)
+    cand = family_int(opts, "candidates", preset.options["candidates"], 1)
     if cand > cfg.population:
         raise InputError(f"--candidates ({cand}) cannot exceed --population ({cfg.population})")
     share = cand / cfg.population
@@ -130,22 +171,70 @@ def config(opts: SolveOptions) -> tuple[engine.GAConfig, int, int]:
         cfg = replace(cfg, truncation=share)
     if "elitism" not in opts.params:
         cfg = replace(cfg, elitism=share)
-    if opts.time_limit is None and cfg.generations is None and cfg.max_evaluations is None:
-        cfg = replace(cfg, time_limit=DEFAULT_SECONDS)
-    swaps = family_int(opts, "swaps", DEFAULT_SWAPS, 1)
-    polish = family_int(opts, "polish", DEFAULT_POLISH, 0)
-    return cfg, swaps, polish
+    swaps = family_int(opts, "swaps", preset.options["swaps"], 1)
+    polish = family_int(opts, "polish", preset.options["polish"], 0)
+    return budgeted(cfg, opts), swaps, polish
+
+
+def check_options(opts: SolveOptions, preset: engine.Preset, accepted) -> None:
+    other = sorted(k for k in opts.params
+                   if k in PARAMS and k not in accepted and k not in ("preset", "cbgi_link"))
+    if other:
+        flags = ", ".join("--" + k.replace("_", "-") for k in other)
+        raise InputError(f"{flags} not used by --preset {preset.name}; it takes "
+                         + ", ".join("--" + k.replace("_", "-") for k in accepted))
+
+
+def paper_settings(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, bool]:
+    """The post's settings: (budgets and p_size, n_candidates, every clone mutated)."""
+    check_options(opts, preset, PAPER_OPTIONS)
+    cfg = budgeted(engine.apply_params(preset.config, opts.params), opts)
+    p_cand = engine.convert({"p_cand": opts.params.get("p_cand", preset.options["p_cand"])},
+                            "p_cand", float, "a fraction in [0, 1]")
+    if not 0 <= p_cand <= 1:
+        raise InputError(f"bad value {p_cand!r} for --p-cand; expected a fraction in [0, 1]")
+    mutate = str(opts.params.get("mutate", preset.options["mutate"])).lower()
+    if mutate not in MUTATE_ROWS:
+        raise InputError(f"bad value {mutate!r} for --mutate; expected all or candidates")
+    return cfg, post_ea.candidate_count(cfg.population, p_cand), mutate == "all"
+
+
+def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Preset) -> Outcome:
+    cfg, n_cand, mutate_all = paper_settings(opts, preset)
+    boards = post_ea.PostBoards(inst)
+    run = post_ea.PostRun(boards, cfg.population, n_cand, opts.seed, mutate_all)
+    limits = [t for t in (cfg.time_limit, opts.time_limit) if t is not None]
+    budget = post_ea.Budget(min(limits) if limits else None, cfg.generations,
+                            cfg.max_evaluations, opts.stopped)
+    stream = None
+    if opts.on_solution is not None:
+        def stream(board, cost):
+            opts.on_solution(boards.decode(board), float(-cost))
+    reason, seconds = post_ea.evolve(run, budget, stream)
+    stats = {**post_ea.stats(run, reason, seconds), "preset": preset.name}
+    status = Status.SOLVED if run.solved else Status.TIMEOUT
+    return Outcome(status, boards.decode(run.best_board), float(-run.best_cost), stats=stats)
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    cfg, swaps, polish = config(opts)
+    preset = engine.choose_preset(PRESETS, opts.params)
+    if len(LineAlgebra(inst).movable.nonzero()[0]) < 2:
+        return fixed_board(inst)
+    if preset.name == "paper":
+        return solve_paper(inst, opts, preset)
+    check_options(opts, preset, (*engine.ENGINE_PARAMS, "candidates", "swaps", "polish"))
+    cfg, swaps, polish = config(opts, preset)
     enc = MagicHexEncoding(inst, swaps, polish)
     seeds = engine.hint_seeds(enc, opts.hint)
-    if enc.target is not None and len(enc.movable) < 2:
-        genome = enc.random(np.random.default_rng(opts.seed), 1)[0]
-        fit = float(enc.fitness(genome[None])[0])
-        return Outcome(Status.SOLVED if fit == 0 else Status.INFEASIBLE, enc.decode(genome), fit)
     res = engine.evolve(enc, cfg, opts, seeds)
-    stats = {**res.stats(), "seconds": round(res.seconds, 4)}
+    stats = {**res.stats(), "seconds": round(res.seconds, 4), "preset": preset.name}
     status = Status.SOLVED if res.solved else Status.TIMEOUT
     return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)
+
+
+def fixed_board(inst: MagicHexInstance) -> Outcome:
+    """Givens leave at most one cell free: the board is determined."""
+    enc = MagicHexEncoding(inst, 1, 0)
+    genome = enc.random(np.random.default_rng(0), 1)[0]
+    fit = float(enc.fitness(genome[None])[0])
+    return Outcome(Status.SOLVED if fit == 0 else Status.INFEASIBLE, enc.decode(genome), fit)
