@@ -162,3 +162,11 @@ def test_tuned_preset_lists_its_differences_and_still_solves_order_4():
     assert out.stats["preset"] == "tuned"
     with pytest.raises(InputError, match="--p-cand not used by --preset tuned"):
         ga.solve(inst, SolveOptions(params={"preset": "tuned", "p_cand": "0.2"}))
+
+
+def test_solve_help_lists_the_presets_and_their_differences():
+    res = run_cli("solve", "--help")
+    assert res.returncode == 0
+    text = " ".join(res.stdout.split())
+    assert "--preset paper (default)" in text and "--preset tuned" in text
+    assert "minus the sum of squared line errors" in text

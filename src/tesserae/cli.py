@@ -29,6 +29,29 @@ err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
 MAX_SEED = 2**31 - 1
 
 
+def ga_presets_help() -> str:
+    """Each family's GA presets with their differences from the paper (for `solve --help`)."""
+    import importlib
+
+    from .backends.ga import describe_presets
+    from .core.family import FAMILY_NAMES
+
+    lines = []
+    for name in FAMILY_NAMES:
+        presets = getattr(importlib.import_module(f"tesserae.families.{name}.ga"), "PRESETS", None)
+        if presets:
+            lines += [f"{name} --backend ga:", *describe_presets(presets).splitlines()]
+    return "\n".join(lines)
+
+
+class SolveCommand(typer.core.TyperCommand):
+    """`solve --help` ends with the GA presets, imported only when help is asked for."""
+
+    def format_help(self, ctx, formatter):
+        self.epilog = ga_presets_help()
+        return super().format_help(ctx, formatter)
+
+
 class Backend(str, Enum):
     cpsat = "cpsat"
     milp = "milp"
@@ -70,7 +93,8 @@ def _extra_options(args: list[str]) -> dict[str, str]:
     return opts
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(cls=SolveCommand,
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def solve(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
