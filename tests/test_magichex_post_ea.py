@@ -160,6 +160,12 @@ def test_tuned_preset_lists_its_differences_and_still_solves_order_4():
     out = ga.solve(inst, SolveOptions(seed=1, time_limit=60, params={"preset": "tuned"}))
     assert out.status == Status.SOLVED and verify(inst, out.solution).ok
     assert out.stats["preset"] == "tuned"
+    # CBGI (the portfolio's GA lane asks for it) is only in the tuned preset
+    inst3 = read_instance(ORDER3)
+    out = ga.solve(inst3, SolveOptions(seed=0, time_limit=30, params={"cbgi": "on"}))
+    assert out.stats["preset"] == "tuned" and out.status == Status.SOLVED
+    with pytest.raises(InputError, match="--cbgi not used by --preset paper"):
+        ga.solve(inst3, SolveOptions(params={"cbgi": "on", "preset": "paper"}))
     with pytest.raises(InputError, match="--p-cand not used by --preset tuned"):
         ga.solve(inst, SolveOptions(params={"preset": "tuned", "p_cand": "0.2"}))
 

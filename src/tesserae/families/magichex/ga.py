@@ -14,7 +14,8 @@ genome, minus the sum of squared line errors as fitness, truncation selection an
 `--candidates` / `--population`, 1..`--swaps` swaps per child, and after `--stall`
 generations without improvement the best board is polished by the swap tabu search (tabu.py)
 for `--polish` steps. It solves orders 4 to 8 where the post's EA stalls; PRESETS["tuned"]
-lists each difference from the post.
+lists each difference from the post. A run that asks for CBGI (`--cbgi`, or the portfolio's
+GA lane) defaults to the tuned preset, the only one that has it.
 """
 
 from __future__ import annotations
@@ -217,7 +218,10 @@ def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Prese
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    preset = engine.choose_preset(PRESETS, opts.params)
+    # CBGI is no part of the post's EA: a run that asks for it, as the portfolio's GA lane does,
+    # gets the tuned preset unless --preset says otherwise
+    cbgi = "cbgi_link" in opts.params or "cbgi" in opts.params
+    preset = engine.choose_preset(PRESETS, opts.params, "tuned" if cbgi else "paper")
     if len(LineAlgebra(inst).movable.nonzero()[0]) < 2:
         return fixed_board(inst)
     if preset.name == "paper":
