@@ -31,7 +31,7 @@ SETTINGS = {(100, 0.2): (1.02e6, 1.05e2), (25, 0.0925): (3.48e3, 2.26e-1)}
 SETTING_CAP = 3_000_000  # generations per run before it counts as unsolved
 SWEEP_SIZES = (10, 25, 50, 100)
 SWEEP_CANDS = (0.04, 0.0925, 0.2, 0.4)
-SWEEP_CAP = 40_000_000  # evaluations per sweep run
+SWEEP_CAP = 1_000_000  # generations per sweep run, the post's unit (iterations)
 EXACT = ("cpsat", "search")
 PAPER_COLUMNS = {
     "paper": "ga:preset=paper",
@@ -67,7 +67,7 @@ def runs_for(tables: set[str], runs: int, sweep_runs: int) -> list[rp.Run]:
             for c in SWEEP_CANDS:
                 spec = f"ga:preset=paper:population={p}:p_cand={c}"
                 out += [rp.Run("sweep", setting_label(p, c), "paper", INSTANCE, spec, s,
-                               time_limit=3600.0, max_evaluations=SWEEP_CAP)
+                               time_limit=3600.0, max_evaluations=p * SWEEP_CAP)
                         for s in range(sweep_runs)]
     return out
 
@@ -105,6 +105,10 @@ algorithms:
 * with the prose, every clone gets its swap, and the best board is lost unless one of its
   clones drew the same cell twice.
 
+The post's own footnote points the same way: it found that "an elitist implementation which
+never removed its top candidate performed worse", and with one candidate the printed code is
+exactly such an implementation (24 clones of the parent are never touched).
+
 Our `--mutate candidates` is the printed code: its populations match the post's code run
 under numpy 1.24.4 after `np.random.seed(s)` draw for draw (pinned in
 `tests/test_magichex_post_ea.py`). The table shows that this reading does not come near the
@@ -121,6 +125,8 @@ not the post's: compare iterations.
 
 {settings}
 
+{speedup}
+
 The tuned preset runs the same (p_size, n_candidates) on the engine. The presets, as
 `tesserae solve --help` lists them:
 
@@ -132,7 +138,14 @@ Exact backends on the same instance (one run each, one thread):
 
 {exact}
 
-![fitness curves](magichex_curves.png)
+Fitness per generation (mean over runs of the best so far, solid, and of the population's
+mean, dashed), as the post's "Observing convergence" section describes it: the population
+settles within a few thousand generations at a mean cost that no longer moves, while the best
+board waits at a small cost for the swaps that finish it.
+
+![fitness curves (100, 0.2)](magichex_curves_100.png)
+
+![fitness curves (25, 0.0925)](magichex_curves_25.png)
 
 ![success against evaluations](magichex_success.png)
 
@@ -142,7 +155,10 @@ The post ran 20 runs on each of 400 (p_size, p_cand) combinations (48 hours) and
 by the harmonic mean H(mu, sigma) = (0.5 (1/(1 - mu) + 1/(1 - sigma)))^-1 of the mean and the
 variance of its iterations, both normalised over the grid to [eps, 1] (higher is better); it
 found (25, 0.0925) best. Reduced here: p_size in {sizes}, p_cand in {cands}, the paper preset,
-runs capped at {sweep_cap} evaluations (a capped run counts with the cap as its iterations).
+runs capped at {sweep_cap} iterations (a capped run counts with the cap as its iterations in
+the mean). H is computed over the cells whose runs all finished ("-": some run was capped):
+a cell of capped runs only has no variance, which the formula would reward. Cells whose
+p_cand maps to the same n_candidates are the same algorithm and, seed for seed, the same runs.
 
 {sweep}
 
@@ -170,7 +186,8 @@ def spread(xs: list[float]) -> str:
 
 def settings_table(rows: list[dict]) -> str:
     head = ["setting (p_size, p_cand)", "n_candidates", "column", "solved",
-            "iterations: median (range) of solved runs", "CPU s: median (range)", "post"]
+            "iterations: median (range) of solved runs", "runs within the post's iterations",
+            "CPU s: median (range)", "post"]
     lines = []
     for (p, c), (post_it, post_s) in SETTINGS.items():
         label = setting_label(p, c)
@@ -180,11 +197,29 @@ def settings_table(rows: list[dict]) -> str:
             if not rs:
                 continue
             ok = [r for r in rs if r["solved"]]
+            within = sum(1 for r in ok if r["generations"] <= post_it)
             lines.append([label, candidates(p, c), col, f"{len(ok)}/{len(rs)}",
-                          spread(iterations(ok)),
+                          spread(iterations(ok)), f"{within}/{len(rs)}",
                           spread([r["cpu_seconds"] for r in ok if r.get("cpu_seconds")]),
                           f"{post_it:.3g} iterations, {post_s:.3g} s (1 run)"])
     return rp.markdown_table(head, lines)
+
+
+def speedup(rows: list[dict]) -> str:
+    """The post's '293-fold' (iterations of (100, 0.2) over (25, 0.0925)), from our medians."""
+    (a, (a_it, a_s)), (b, (b_it, b_s)) = SETTINGS.items()
+    med = {}
+    for key in (a, b):
+        ok = [r for r in rows if r["table"] == "settings" and r["column"] == "paper"
+              and r["row"] == setting_label(*key) and r["solved"]]
+        if not ok:
+            return "(not enough solved runs to compare the two settings)"
+        med[key] = (statistics.median(r["generations"] for r in ok),
+                    statistics.median(r["cpu_seconds"] for r in ok))
+    return (f"The post's speed-up from its first to its tuned setting is {a_it / b_it:.0f}-fold "
+            f"in iterations ({a_s / b_s:.0f}-fold in seconds); with the paper preset the "
+            f"medians give {med[a][0] / med[b][0]:.0f}-fold in iterations and "
+            f"{med[a][1] / med[b][1]:.0f}-fold in CPU seconds.")
 
 
 def exact_table(rows: list[dict]) -> str:
@@ -221,23 +256,38 @@ def sweep_cells(rows: list[dict]) -> dict[tuple[int, float], list[float]]:
         for c in SWEEP_CANDS:
             rs = [r for r in rows if r["table"] == "sweep" and r["row"] == setting_label(p, c)]
             if rs:
-                cells[(p, c)] = iterations(rs, cap=SWEEP_CAP // p)
+                cells[(p, c)] = iterations(rs, cap=SWEEP_CAP)
     return cells
+
+
+def scored(rows: list[dict]) -> dict[str, float]:
+    """H over the cells whose runs all finished: a capped run has no iteration count, and a
+    cell of capped runs only would have no variance, which H rewards."""
+    done = {(p, c) for p in SWEEP_SIZES for c in SWEEP_CANDS
+            if (rs := [r for r in rows if r["table"] == "sweep"
+                       and r["row"] == setting_label(p, c)])
+            and all(r["solved"] for r in rs)}
+    cells = sweep_cells(rows)
+    return harmonic_scores({setting_label(*k): v for k, v in cells.items() if k in done})
 
 
 def sweep_table(rows: list[dict]) -> str:
     cells = sweep_cells(rows)
-    scores = harmonic_scores({setting_label(*k): v for k, v in cells.items()})
+    scores = scored(rows)
     lines = []
     for (p, c), its in cells.items():
         rs = [r for r in rows if r["table"] == "sweep" and r["row"] == setting_label(p, c)]
         ok = sum(r["solved"] for r in rs)
         lines.append([setting_label(p, c), candidates(p, c), f"{ok}/{len(rs)}",
                       f"{statistics.fmean(its):.3g}", f"{statistics.pstdev(its):.3g}",
-                      f"{scores.get(setting_label(p, c), 0.0):.3f}"])
-    lines.sort(key=lambda line: -float(line[-1]))
+                      score(scores.get(setting_label(p, c)))])
+    lines.sort(key=lambda line: -float(line[-1]) if line[-1] != "-" else 1.0)
     return rp.markdown_table(["(p_size, p_cand)", "n_candidates", "solved",
                               "mean iterations", "sd", "H (higher is better)"], lines)
+
+
+def score(h: float | None) -> str:
+    return "-" if h is None else f"{h:.3f}"
 
 
 def plot_sweep(rows: list[dict], path: Path) -> None:
@@ -249,14 +299,14 @@ def plot_sweep(rows: list[dict], path: Path) -> None:
     import numpy as np
 
     cells = sweep_cells(rows)
-    scores = harmonic_scores({setting_label(*k): v for k, v in cells.items()})
+    scores = scored(rows)
     mean = np.full((len(SWEEP_SIZES), len(SWEEP_CANDS)), np.nan)
     h = np.full_like(mean, np.nan)
     for i, p in enumerate(SWEEP_SIZES):
         for j, c in enumerate(SWEEP_CANDS):
             if (p, c) in cells:
                 mean[i, j] = math.log10(statistics.fmean(cells[(p, c)]))
-                h[i, j] = scores[setting_label(p, c)]
+                h[i, j] = scores.get(setting_label(p, c), np.nan)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, data, title in ((axes[0], mean, "log10 mean iterations"),
                             (axes[1], h, "harmonic mean H (higher is better)")):
@@ -267,7 +317,7 @@ def plot_sweep(rows: list[dict], path: Path) -> None:
         ax.set_ylabel("p_size")
         ax.set_title(title)
         fig.colorbar(im, ax=ax)
-    fig.suptitle(f"Paper preset over the sweep grid (cap {SWEEP_CAP:.0e} evaluations a run)")
+    fig.suptitle(f"Paper preset over the sweep grid (cap {SWEEP_CAP:.0e} iterations a run)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -276,15 +326,18 @@ def plot_sweep(rows: list[dict], path: Path) -> None:
 def write_page(rows: list[dict], out: Path, counts: str) -> None:
     settings = [r for r in rows if r["table"] == "settings"]
     if settings:
-        rp.plot_curves([r for r in settings if r["column"] != "tuned"], out / "magichex_curves.png",
-                       "Best and mean fitness (minus the cost) per generation", target=0.0)
+        for (p, c) in SETTINGS:
+            rp.plot_curves([r for r in settings if r["row"] == setting_label(p, c)
+                            and r["column"] != "tuned"], out / f"magichex_curves_{p}.png",
+                           f"{setting_label(p, c)}: best and mean fitness (minus the cost)",
+                           target=0.0)
         rp.plot_success_vs_budget(settings, out / "magichex_success.png",
                                   "Runs solved within a number of evaluations")
     if any(r["table"] == "sweep" for r in rows):
         plot_sweep(rows, out / "magichex_sweep.png")
     page = PAGE.format(
         title=TITLE, counts=counts, presets=presets_text(), settings=settings_table(rows),
-        exact=exact_table(rows),
+        exact=exact_table(rows), speedup=speedup(rows),
         sweep=sweep_table(rows), cap=f"{SETTING_CAP:.0e}", sweep_cap=f"{SWEEP_CAP:.0e}",
         sizes=", ".join(map(str, SWEEP_SIZES)), cands=", ".join(map(str, SWEEP_CANDS)),
         machine=machine_note())
