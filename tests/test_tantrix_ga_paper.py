@@ -206,3 +206,12 @@ def test_tuned_preset_and_paper_only_options():
     with pytest.raises(InputError, match="--preset"):
         ga.solve(inst, SolveOptions(params={"preset": "best"}))
     assert all(ga.TUNED.differences) and not ga.PAPER.differences
+
+
+def test_open_colour_is_fixed_by_the_arc_count():
+    # the white tiles carry yellow, blue and green; yellow and green have an odd number of
+    # 60-degree arcs, so only blue can close a loop through all of them (Downing: "(blue)")
+    from tesserae.families.tantrix.downing_growth import focal_colours
+
+    inst = read_instance("instances/tantrix_rainbow_white.txt")
+    assert focal_colours(inst) == (2,)  # blue

@@ -50,8 +50,8 @@ the literal reading; `holes="regions"` counts enclosed regions instead).
 Beyond the paper, so that every instance of the family runs: an instance without goals has
 no focal colour and a tile fits by the golden rule alone; a fixed board starts at its middle
 cell and grows on its cells only; `any` goal colours are fixed before the run by Downing's
-arc-counting test (a colour whose loop would need an odd number of 60-degree turns is out;
-the first colour choice left is taken).
+arc-counting test (a colour whose loop would need an odd number of 60-degree turns is out,
+and so is one on fewer than three tiles; of those left, the colours on the most tiles).
 """
 
 from __future__ import annotations
@@ -123,9 +123,14 @@ def focal_colours(inst: TantrixInstance) -> tuple[int, ...]:
     options = goal_colour_options(inst)
     if not options:
         return ()
+    def carried(opt: tuple[str, ...]) -> list[int]:
+        return [sum(1 for t in inst.tiles if c in cat.colours(t)) for c in opt]
+
+    # the puzzles want lines through every tile: most-carried colours first
+    options = sorted(options, key=lambda opt: [-k for k in carried(opt)])
     for opt in options:
-        if all(g.kind != "loop" or turns_parity_ok(inst, c)
-               for g, c in zip(inst.goals, opt, strict=True)):
+        if min(carried(opt)) >= 3 and all(g.kind != "loop" or turns_parity_ok(inst, c)
+                                          for g, c in zip(inst.goals, opt, strict=True)):
             return tuple(COLOUR_INDEX[c] for c in opt)
     return tuple(COLOUR_INDEX[c] for c in options[0])
 
