@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tesserae import reproduce as rp
+from tesserae.backends.ga import describe_presets
+from tesserae.families.tantrix.ga import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXACT = ("cpsat", "search")
@@ -147,6 +149,7 @@ def page(rows: list[dict], out_dir: Path) -> str:
              f"cpsat ({EXACT_SECONDS:g} s)", f"search ({EXACT_SECONDS:g} s)"], body), ""]
     parts.append(plots(rows, out_dir))
     parts.append(NOTES)
+    parts += ["## The presets", "", "```", describe_presets(PRESETS), "```", ""]
     return "\n".join(parts)
 
 
