@@ -25,8 +25,9 @@ from tesserae.core.solve import solve_file
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT / "instances" / f"tantrix_discovery_{k}.txt" for k in (10, 15, 20)]
 DOWNING = (
-    "Downing (2005), Tantrix-GA: Discovery 30 solved in 4 of 20 runs; "
-    "Genius in 0 of 20 (budgets not given in the abstract)"
+    "Downing (2005), Table 1 (20 runs each, population/generations): Discovery 10, 12, 15 "
+    "20/20 at 100/100; 20 15/20 at 200/200; 25 6/20 at 300/300; 30 4/20 at 500/300 "
+    "(scripts/reproduce_downing.py runs his tables)"
 )
 
 

@@ -259,3 +259,59 @@ def test_apply_params_converts_and_rejects():
                 {"selection": "lottery"}, {"cbgi": "maybe"}):
         with pytest.raises(InputError):
             apply_params(GAConfig(), bad)
+
+
+class Marked(OneMax):
+    """Single-point crossover at gene 2; random genomes are all 7 (to recognise them)."""
+
+    def random(self, rng, n):
+        return np.full((n, self.length), 7)
+
+    def crossover(self, a, b, rng):
+        return np.concatenate([a[:, :2], b[:, 2:]], 1), np.concatenate([b[:, :2], a[:, 2:]], 1)
+
+
+def test_headless_chicken_pairings():
+    from tesserae.backends.ga import _Run
+
+    enc = Marked(4)
+    a, b = np.zeros((1, 4), int), np.ones((1, 4), int)
+    each = _Run(enc, GAConfig(headless=1.0, headless_pairing="each"), SolveOptions(), None)
+    c1, c2 = each.headless_children(a, b)
+    # each parent keeps its head and gets a random tail
+    assert c1.tolist() == [[0, 0, 7, 7]] and c2.tolist() == [[1, 1, 7, 7]]
+    second = _Run(enc, GAConfig(headless=1.0, headless_pairing="second"), SolveOptions(), None)
+    c1, c2 = second.headless_children(a, b)
+    # the second parent is replaced by a random genome; both children kept
+    assert c1.tolist() == [[0, 0, 7, 7]] and c2.tolist() == [[7, 7, 0, 0]]
+
+
+def test_distinct_elitism_counts_copies_once():
+    from tesserae.backends.ga import _Run
+
+    pop = np.array([[1, 1], [1, 1], [0, 1], [0, 0]])
+    fit = np.array([5.0, 5.0, 4.0, 3.0])
+    plain = _Run(OneMax(2), GAConfig(), SolveOptions(), None)
+    distinct = _Run(OneMax(2), GAConfig(elite_distinct=True), SolveOptions(), None)
+    assert plain.elites(pop, fit, 2).tolist() == [0, 1]
+    assert distinct.elites(pop, fit, 2).tolist() == [0, 2]
+    assert distinct.elites(pop, fit, 4).tolist() == [0, 2, 3]  # only three distinct genomes
+
+
+class SolvedAtThree(OneMax):
+    """Fitness that does not mark the solution: the genome with exactly three ones is it."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        self.target = None
+
+    def solved(self, pop):
+        return pop.sum(axis=1) == 3
+
+
+def test_solved_hook_ends_the_run_on_a_solution_whatever_its_fitness():
+    enc = SolvedAtThree(8)
+    res = evolve(enc, GAConfig(population=20, generations=200, seed=1))
+    assert res.solved and res.stop_reason == "target"
+    assert int(res.best.sum()) == 3  # not the fittest genome: that would have more ones
+    assert res.stats()["evaluations_to_best"] <= res.evaluations

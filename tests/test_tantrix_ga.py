@@ -77,7 +77,7 @@ def test_solved_flag_agrees_with_the_checker(name):
 
 def test_operators_keep_genes_in_range_and_exchange_whole_tile_blocks():
     inst = instance("discovery10")
-    enc = ga.TantrixEncoding(inst, inversion=1.0, bin_swap=1.0, headless=0.0)
+    enc = ga.TantrixEncoding(inst, inversion=1.0, bin_swap=1.0)
     rng = np.random.default_rng(1)
     a, b = enc.random(rng, 40), enc.random(rng, 40)
     for pop in (enc.mutate(a.copy(), rng), *enc.crossover(a, b, rng)):

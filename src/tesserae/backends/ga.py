@@ -30,6 +30,8 @@ and optionally::
                                                  a permutation encoding swaps values into place
     repair(genome, rng) -> genome                local improvement, called on stall
     distance(pop, genome) -> (n,) array          for RTS; default: Hamming distance
+    solved(pop) -> (n,) bool array               which genomes are solutions, for a fitness
+                                                 that does not mark them (see below)
 
 Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult``.
 
@@ -40,10 +42,19 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
   lasts until the target or the stop flag.
 * Progress (0..1) is the largest used fraction of the given budgets; the RTS window and CBGI
   schedule follow it. With no budget, progress stays 0 (RTS window = ``rts_start``; no CBGI).
-* Generational replacement: ``elite_count`` best copied, ``immigrant_count`` fresh random
-  genomes, the rest children of selected parents (crossover with ``crossover_rate``, then
-  ``mutate`` on a ``mutation_rate`` fraction of them). With ``elite_replaces_worst`` a full
-  population of children is bred and the elite then take the places of the worst children.
+* Generational replacement: ``elite_count`` best copied (with ``elite_distinct`` the best
+  genotypically distinct ones: copies of a genome count once), ``immigrant_count`` fresh
+  random genomes, the rest children of selected parents (crossover with ``crossover_rate``,
+  then ``mutate`` on a ``mutation_rate`` fraction of them). With ``elite_replaces_worst`` a
+  full population of children is bred and the elite then take the places of the worst
+  children.
+* Headless-chicken crossover (Jones 1995): a ``headless`` fraction of the crossovers mate
+  with fresh random genomes instead. ``headless_pairing="each"``: each parent of the pair is
+  crossed with its own random genome and keeps the child that starts with its own genes;
+  ``"second"``: the second parent is replaced by a random genome and both children are kept.
+* Solutions the fitness does not mark: an encoding with ``solved(pop)`` is asked about every
+  evaluated genome; the run ends (reason ``target``) as soon as one is a solution, and that
+  genome is the result, whatever its fitness.
 * Steady state (``replacement="steady_state"``): ``steady_batch`` children per step; each child
   replaces the nearest of a random window of the population if it is better (RTS). The window
   shrinks linearly from ``rts_start`` to ``rts_end`` (fractions of the population) with progress.
@@ -130,6 +141,9 @@ class GAConfig:
     # variation
     crossover_rate: float = 0.9
     mutation_rate: float = 1.0  # fraction of children handed to encoding.mutate
+    headless: float = 0.0  # fraction of crossovers that mate with random genomes
+    headless_pairing: str = "each"  # each | second (see the module docstring)
+    elite_distinct: bool = False  # elites are the best genotypically distinct genomes
     # CBGI
     cbgi: bool | None = False  # None: on exactly when a CbgiLink is given
     cbgi_start: float = 0.2
@@ -360,6 +374,7 @@ class _Run:
         self.best_fit = -math.inf
         self.history: list[tuple[int, float, float]] = []
         self.curve = FitnessCurve()
+        self.found: tuple[np.ndarray, float, int] | None = None  # a solution: genome, fit, evals
         self.stall = 0
         self.repairs = 0
         self.cbgi_on = cfg.cbgi if cfg.cbgi is not None else link is not None
@@ -386,8 +401,8 @@ class _Run:
 
     def stop_reason(self) -> str | None:
         c = self.cfg
-        if c.stop_at_target and self.enc.target is not None and \
-                self.best_fit >= self.enc.target - 1e-9:
+        if c.stop_at_target and (self.found is not None or self.enc.target is not None
+                                 and self.best_fit >= self.enc.target - 1e-9):
             return "target"
         if self.opts.stopped():
             return "stopped"
@@ -401,7 +416,14 @@ class _Run:
 
     def evaluate(self, pop: np.ndarray) -> np.ndarray:
         self.evaluations += len(pop)
-        return np.asarray(self.enc.fitness(pop), dtype=float)
+        fit = np.asarray(self.enc.fitness(pop), dtype=float)
+        solved = getattr(self.enc, "solved", None)
+        if solved is not None and self.found is None and len(pop):
+            hits = np.flatnonzero(solved(pop))
+            if len(hits):
+                i = int(hits[0])
+                self.found = (pop[i].copy(), float(fit[i]), self.evaluations - len(pop) + i + 1)
+        return fit
 
     def enforce(self, pop: np.ndarray) -> np.ndarray:
         if self.fixed and len(pop):
@@ -442,12 +464,19 @@ class _Run:
         a, b = parents[:pairs], parents[pairs:]
         # coin flips as Python bools: all()/any() on a few numbers cost less than numpy's
         cross = [u < c.crossover_rate for u in coins(pairs)]
+        headless = [False] * pairs
+        if c.headless > 0:
+            headless = [x and u < c.headless for x, u in zip(cross, coins(pairs), strict=True)]
+            cross = [x and not h for x, h in zip(cross, headless, strict=True)]
         if all(cross):
             a, b = self.enc.crossover(a, b, rng)
         elif any(cross):
             sel = np.array(cross)
             c1, c2 = self.enc.crossover(a[sel], b[sel], rng)
             a[sel], b[sel] = c1, c2
+        if any(headless):
+            sel = np.array(headless)
+            a[sel], b[sel] = self.headless_children(a[sel], b[sel])
         kids = np.concatenate([a, b])[:n]
         mut = [u < c.mutation_rate for u in coins(n)]
         if all(mut):
@@ -457,12 +486,30 @@ class _Run:
             kids[sel] = self.enc.mutate(kids[sel], rng)
         return self.enforce(kids)
 
+    def headless_children(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Headless-chicken crossover of the pairs (a[k], b[k]) (see the module docstring)."""
+        enc, rng = self.enc, self.rng
+        if self.cfg.headless_pairing == "second":
+            return enc.crossover(a, enc.random(rng, len(a)), rng)
+        if self.cfg.headless_pairing != "each":
+            raise ValueError(f"unknown headless pairing {self.cfg.headless_pairing!r}")
+        return (enc.crossover(a, enc.random(rng, len(a)), rng)[0],
+                enc.crossover(b, enc.random(rng, len(b)), rng)[0])
+
+    def elites(self, pop: np.ndarray, fit: np.ndarray, n: int) -> np.ndarray:
+        """Indices of the n best (with elite_distinct: of the n best distinct genomes)."""
+        order = np.argsort(-fit, kind="stable")
+        if not self.cfg.elite_distinct or n == 0:
+            return order[:n]
+        _, first = np.unique(pop[order], axis=0, return_index=True)
+        return order[np.sort(first)][:n]
+
     def generational(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         c = self.cfg
         size = len(pop)
-        n_el, n_im = min(c.elite_count(), size), c.immigrant_count()
+        elite = self.elites(pop, fit, min(c.elite_count(), size))
+        n_el, n_im = len(elite), c.immigrant_count()
         n_ch = max(0, size - n_im - (0 if c.elite_replaces_worst else n_el))
-        elite = np.argsort(-fit, kind="stable")[:n_el]
         parts = [self.children(pop, fit, n_ch)]
         if n_im:
             parts.append(self.enforce(self.enc.random(self.rng, n_im)))
@@ -626,6 +673,10 @@ class _Run:
             reason = self.stop_reason()
         assert self.best is not None
         solved = enc.target is not None and self.best_fit >= enc.target - 1e-9
+        if self.found is not None:  # a solution the fitness did not mark is the result
+            solved = True
+            self.best, self.best_fit, evals = self.found
+            self.history.append((evals, round(self.elapsed(), 4), self.best_fit))
         return GAResult(
             best=self.best, fitness=self.best_fit, generations=self.generation,
             evaluations=self.evaluations, solved=solved, seconds=self.elapsed(),
@@ -733,6 +784,9 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "rts_end": ("rts_end", _fraction, "a fraction in [0, 1]"),
     "crossover_rate": ("crossover_rate", _fraction, "a fraction in [0, 1]"),
     "mutation_rate": ("mutation_rate", _fraction, "a fraction in [0, 1]"),
+    "headless": ("headless", _fraction, "a fraction in [0, 1]"),
+    "headless_pairing": ("headless_pairing", _choice("each", "second"), "each or second"),
+    "elite_distinct": ("elite_distinct", _bool, "on or off"),
     "cbgi": ("cbgi", _bool, "on or off"),
     "cbgi_start": ("cbgi_start", _fraction, "a fraction in [0, 1]"),
     "cbgi_period": ("cbgi_period", _fraction, "a fraction in [0, 1]"),
