@@ -58,6 +58,8 @@ class Backend(str, Enum):
     sat = "sat"
     ga = "ga"
     search = "search"
+    lns = "lns"
+    memetic = "memetic"
     portfolio = "portfolio"
 
 
@@ -114,6 +116,9 @@ def solve(
         False, "--write-best",
         help="with -o/--render, also write a best board that is not a solution (marked so)",
     ),
+    progress_jsonl: Path | None = typer.Option(
+        None, "--progress-jsonl", help="with --objective: append every better score as a JSON line"
+    ),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -139,6 +144,7 @@ def solve(
         count_limit=count_limit,
         params=_extra_options(ctx.args),
         verbose=verbose,
+        progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
     )
     if solver is not None:
         opts.params["solver"] = solver

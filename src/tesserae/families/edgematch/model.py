@@ -301,6 +301,9 @@ def read_instance(path: str | Path, fmt: str | None = None, text: str | None = N
     else:
         inst = _parse_heule(recs, path)
     _check_counts(inst, path)
+    from .official import apply_rules  # the official set's start piece
+
+    apply_rules(inst)
     for cell, (p, r) in inst.fixed.items():
         if not inst.fits(cell, p, r):
             raise InputError(
@@ -456,6 +459,22 @@ def verify(inst: EdgeInstance, sol: Solution, objective: str | None = None) -> R
 class EdgeMatchFamily(Family):
     name = "edgematch"
     optimisation = True
+    instance_params = ("clues",)
+    # most matched joins: break search + exact repairs, and the GA with exact repairs
+    objective_backends = ("lns", "memetic")
+
+    def prepare(self, instance, params) -> EdgeInstance:
+        """`--clues`: on the official set, the four clue pieces are fixed as well."""
+        raw = str(params.get("clues", "false")).lower()
+        if raw not in ("true", "false", "on", "off", "1", "0", "yes", "no"):
+            raise InputError(f"--clues is a switch (on or off), got {raw!r}")
+        if raw in ("true", "on", "1", "yes"):
+            from .official import apply_rules, is_official
+
+            if not is_official(instance):
+                raise InputError("--clues applies to the official Eternity II piece set only")
+            apply_rules(instance, clues=True)
+        return instance
 
     def sniff(self, recs, text) -> bool:
         return detect_format(recs, text) is not None
