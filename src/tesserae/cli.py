@@ -100,7 +100,11 @@ def _extra_options(args: list[str]) -> dict[str, str]:
 def solve(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
-    backend: Backend = typer.Option(Backend.cpsat, "--backend", "-b"),
+    backend: Backend | None = typer.Option(
+        None, "--backend", "-b",
+        help="default: cpsat; the portfolio for --objective where the family races its own "
+        "optimisers (edge matching: lns + memetic)",
+    ),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", help="seconds"),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(0, "--threads", help="0 = all cores"),
@@ -148,7 +152,7 @@ def solve(
     )
     if solver is not None:
         opts.params["solver"] = solver
-    result = solve_file(instance, backend.value, opts, fmt)
+    result = solve_file(instance, backend.value if backend else None, opts, fmt)
     if out_file or render:
         _write_outputs(result, instance, fmt, out_file, render, write_best)
     if as_json:

@@ -33,6 +33,7 @@ class Family:
     name: str = ""
     optimisation: bool = False  # has an optimisation mode (--objective)
     instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
+    objective_backends: tuple[str, ...] = ()  # the portfolio's lanes for --objective
 
     def prepare(self, instance, params: dict):
         """The instance as the options shape it (instance_params); default: unchanged."""

@@ -118,9 +118,11 @@ def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOption
 
 
 def solve_file(
-    path: str | Path, backend: str, opts: SolveOptions, fmt: str | None = None
+    path: str | Path, backend: str | None, opts: SolveOptions, fmt: str | None = None
 ) -> SolveResult:
     family, instance = load_instance(path, fmt)
+    if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
+        backend = "portfolio" if opts.objective and family.objective_backends else "cpsat"
     if family.optimisation is False and opts.objective:
         from .errors import InputError
 

@@ -53,7 +53,7 @@ def choose(family: Family, requested: str | None, cores: int,
         if not names:
             raise InputError("--backends is empty; expected e.g. cpsat,ga")
         return list(dict.fromkeys(names))
-    preferred = [b for b in getattr(family, "objective_backends", ()) if has_backend(family, b)]
+    preferred = [b for b in family.objective_backends if has_backend(family, b)]
     if objective and preferred:
         return preferred[: max(1, cores)]
     default = available(family)
