@@ -153,3 +153,14 @@ def test_bad_break_options_are_input_errors(cli, flag):
     proc = cli("solve", INSTANCES / "e2_4x4.txt", "-b", "search", "--objective", "matches",
                flag, "-3")
     assert proc.returncode == 2
+
+
+def test_row_research_repairs_scrambled_rows_with_the_rest_fixed():
+    inst, sol = planted("e2_6x6.txt")
+    rows = [r * 6 + c for r in (2, 3) for c in range(6)]
+    board, bad = scrambled(inst, sol, rows, seed=4)
+    assert verify(inst, bad, "matches").score < JOINS_6
+    found = breakscan.research_rows(inst, bad, range(2, 4), seed=0, node_limit=1_000_000)
+    assert found is not None and found[1] == 0
+    assert all(found[0][c] == bad[c] for c in bad if c[0] not in (2, 3))
+    assert verify(inst, found[0], "matches").score == JOINS_6

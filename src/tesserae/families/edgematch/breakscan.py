@@ -91,7 +91,10 @@ def placement_rows(inst: EdgeInstance) -> np.ndarray:
 class BreakTables:
     """Candidates per cell and their three bucket indexes (W+N, W, N), before ordering."""
 
-    def __init__(self, inst: EdgeInstance, fix: Solution | None = None):
+    def __init__(self, inst: EdgeInstance, fix: Solution | None = None,
+                 meet_fixed: bool = True):
+        """meet_fixed: cells before a fixed piece in the scan must match it exactly (prunes
+        early); off, a fixed piece's mismatches count as breaks when the scan reaches it."""
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
         self.inst, self.fixed = inst, fixed
@@ -117,7 +120,7 @@ class BreakTables:
         for i, cell in enumerate(self.cells):
             for side, need in ((sq.E, self.need_e), (sq.S, self.need_s)):
                 nb = sq.neighbour(cell, side)
-                if nb in fixed and cell not in fixed:
+                if meet_fixed and nb in fixed and cell not in fixed:
                     need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
 
     def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
@@ -296,6 +299,37 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
                 allow = np.minimum(allow, best_breaks - 1)
             s = BreakSearcher(t, seed + 7919 * run, allow, engine)
     return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted)
+
+
+def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
+                  node_limit: int, fix: Solution | None = None) -> tuple[Solution, int] | None:
+    """A better board that differs from `sol` only on the free cells of `rows`, found by the
+    break search with everything else fixed and fewer breaks than `sol` in all; None if
+    none turns up within `node_limit` placements (a large neighbourhood, searched by the
+    backtracker)."""
+    fixed = {**inst.fixed, **(fix or {})}
+    keep = {c: pr for c, pr in sol.items() if c[0] not in rows or c in fixed}
+    if len(keep) == len(sol):
+        return None
+    from .model import score
+
+    breaks = sq.join_count(inst.width, inst.height) - score(inst, sol)
+    if breaks == 0:
+        return None
+    t = BreakTables(inst, keep, meet_fixed=False)
+    s = BreakSearcher(t, seed, np.full(t.ncells, breaks - 1, np.int32))
+    best, done = None, 0
+    while done < node_limit:
+        code, nodes = s.step(min(node_limit - done, 1_000_000))
+        done += nodes
+        if code == 1:
+            best = (s.solution(), s.breaks)
+            if s.breaks == 0:
+                break
+            s.cap(s.breaks - 1)
+        elif code == -1:
+            break
+    return best
 
 
 # --- the backend (`--backend search --objective matches`) -------------------------------------
