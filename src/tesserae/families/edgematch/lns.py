@@ -363,9 +363,11 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
             on_improve: Callable[[Solution, int], None] | None = None,
             target: int | None = None, sizes: Sizes | None = None,
             region_time: float = 2.0, assign_share: float = 0.5, rows_share: float = 0.1,
-            fix: Solution | None = None, stats: LnsStats | None = None) -> tuple[Solution, int]:
+            fix: Solution | None = None, stats: LnsStats | None = None,
+            patience: float | None = None) -> tuple[Solution, int]:
     """Iterate exact repairs from `sol`; returns the best board met and its score (never
-    worse than the start). on_improve sees every strict improvement."""
+    worse than the start). on_improve sees every strict improvement. `patience`: stop after
+    that many CPU seconds without one (CPU, not wall: the same search on a loaded machine)."""
     pcs, rts = board.arrays(sol)
     score = board.score(pcs, rts)
     best = (pcs.copy(), rts.copy(), score)
@@ -375,8 +377,10 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
     end = None if time_limit is None else t0 + time_limit
     target = target if target is not None else len(board.joins)
     done = 0
+    last_gain = time.process_time()
     while score < target and not stop() and (end is None or time.monotonic() < end) and \
-            (moves is None or done < moves):
+            (moves is None or done < moves) and \
+            (patience is None or time.process_time() - last_gain < patience):
         done += 1
         before = score
         u = rng.random()
@@ -401,6 +405,7 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
         stats.note(kind, score - before)
         if score > best[2]:
             best = (pcs.copy(), rts.copy(), score)
+            last_gain = time.process_time()
             if on_improve is not None:
                 on_improve(board.solution(pcs, rts), score)
     stats.seconds += time.monotonic() - t0
@@ -410,14 +415,16 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
 # --- the backend (`--backend lns --objective matches`) ----------------------------------------
 PARAMS = ("breaks", "break_from", "region_time", "assign_share", "rows_share", "start_time",
           "patience")
-KICK = 12  # cells shuffled by a kick when the search has stalled
+KICK = 12  # cells shuffled by a kick when a descent has stalled; 4 more per failed kick
+KICK_MAX = 36
+SLACK = 2  # a descent's board replaces the base when at most this far below it
 
 
-def kick(board: Board, sol: Solution, rng: np.random.Generator) -> Solution:
-    """Shuffle a small window's pieces (random placements of the same classes): the way out
-    of a local optimum that no exact repair of the chosen sizes can leave."""
+def kick(board: Board, sol: Solution, rng: np.random.Generator, size: int = KICK) -> Solution:
+    """Shuffle a window's pieces (random placements of the same classes): the way out of a
+    local optimum that no exact repair of the chosen sizes can leave."""
     pcs, rts = board.arrays(sol)
-    cells = window(board, pcs, rts, rng, KICK)
+    cells = window(board, pcs, rts, rng, size)
     for k in range(3):
         group = cells[board.cell_class[cells] == k]
         perm = rng.permutation(len(group))
@@ -461,8 +468,10 @@ def _number(params: dict, name: str, default: float, lo: float, hi: float) -> fl
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
-    """Break-search start, then exact repairs; after `patience` seconds without a gain, a kick
-    from the best board (iterated LNS)."""
+    """Break-search start, then exact repairs as an iterated local search: each descent ends
+    after `patience` CPU seconds without a gain; its board becomes the base when it is at most
+    SLACK below the base (a walk across near-equal optima), and the next descent starts from
+    the base kicked, harder after each failure."""
     from ...core.errors import InputError
 
     if opts.objective != "matches":
@@ -471,7 +480,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     t0, cpu0 = time.perf_counter(), time.process_time()
     limit = opts.time_limit
     start_time = _number(p, "start_time", min(20.0, 0.1 * limit) if limit else 20.0, 0, 1e9)
-    patience = _number(p, "patience", 30.0, 0.1, 1e9)
+    patience = _number(p, "patience", 10.0, 0.1, 1e9)
     region_time = _number(p, "region_time", 0.5, 0.01, 1e9)
     share = _number(p, "assign_share", 0.7, 0.0, 1.0)
     rows = _number(p, "rows_share", 0.05, 0.0, 1.0 - share)
@@ -483,7 +492,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     opts.offer(best, best_score, "backtracker")
     end = None if limit is None else t0 + limit
     stats, sizes = LnsStats(), Sizes()
-    current, kicks = best, 0
+    current, kicks, fails = best, 0, 0
+    base, base_score = best, best_score
 
     def on_improve(sol: Solution, score: int) -> None:
         nonlocal best, best_score
@@ -493,16 +503,17 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
     while best_score < joins and not opts.stopped() and \
             (end is None or time.perf_counter() < end):
-        left = None if end is None else end - time.perf_counter()
-        span = patience if left is None else max(0.05, min(patience, left))
+        left = None if end is None else max(0.05, end - time.perf_counter())
         before = best_score
-        current, score = improve(board, current, rng, time_limit=span, stop=opts.stopped,
+        current, score = improve(board, current, rng, time_limit=left, stop=opts.stopped,
                                  on_improve=on_improve, sizes=sizes, region_time=region_time,
                                  assign_share=share, rows_share=rows, fix=opts.fix,
-                                 stats=stats)
-        if best_score == before:  # stalled: kick the best board
-            current = kick(board, best, rng)
-            kicks += 1
+                                 stats=stats, patience=patience)
+        fails = 0 if best_score > before else fails + 1
+        if score >= base_score - SLACK:
+            base, base_score = current, score
+        current = kick(board, base, rng, min(KICK_MAX, KICK + 4 * fails))
+        kicks += 1
     out = {"solver": "lns", "moves": stats.moves, "gains": stats.gains, "kicks": kicks,
            "sizes": sizes.cpsat, "seconds": round(time.perf_counter() - t0, 4),
            "cpu_seconds": round(time.process_time() - cpu0, 4)}
