@@ -125,7 +125,10 @@ def main() -> None:
     ap.add_argument("--out-dir", default=str(ROOT / "results" / "hybrid"))
     ap.add_argument("--doc", default=str(ROOT / "docs" / "hybrid.md"))
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--e2-data", default=None, help="folder of e2_256.txt (default ../shared)")
     args = ap.parse_args()
+    if args.e2_data:
+        INSTANCES["official"] = Path(args.e2_data) / "e2_256.txt"
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     methods = [m for m in METHODS if slug(m) in {slug(x) for x in args.methods.split(",")}]
