@@ -57,8 +57,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
             shown[0] = fit
             opts.offer(sol, fit, source)
 
+    end = None if opts.time_limit is None else t0 + opts.time_limit
+
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
-        out, score = lns.improve(board, sol, rng, time_limit=seconds, stop=opts.stopped)
+        left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
+        out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
         return out, float(score)
 
     log = memetic.MemeticLog()
