@@ -109,11 +109,19 @@ def test_portfolio_for_matches_runs_lns_and_memetic_and_streams_progress(cli, tm
                "-t", "6", "--threads", "2", "--json", "--progress-jsonl", log)
     out = json.loads(proc.stdout)
     assert out["verified"] and out["status"] in ("feasible", "solved")
-    assert set(out["stats"]["threads"]) == {"lns", "memetic"}
+    assert set(out["stats"]["threads"]) == {"cpsat", "lns"}  # a small board
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines and lines[-1]["score"] == out["objective"]
     assert all(a["score"] < b["score"] for a, b in zip(lines, lines[1:], strict=False))
-    assert {x["source"] for x in lines} <= {"backtracker", "lns", "ga"}
+    assert {x["source"] for x in lines} <= {"backtracker", "lns", "cpsat"}
+
+
+def test_large_boards_race_lns_and_memetic_for_matches():
+    from tesserae.families.edgematch.model import FAMILY
+
+    big = read_instance(INSTANCES / "e2_16x16.txt")
+    assert FAMILY.objective_backends(big) == ("lns", "memetic")
+    assert FAMILY.objective_backends(read_instance(INSTANCES / "e2_5x5.txt"))[0] == "cpsat"
 
 
 def test_memetic_backend_returns_a_verified_board():

@@ -92,10 +92,10 @@ class Config:
     passed: dict[str, Any]  # options for the lanes
 
     @classmethod
-    def of(cls, family: Family, opts: SolveOptions) -> Config:
+    def of(cls, family: Family, opts: SolveOptions, instance=None) -> Config:
         p = opts.params
         cores = budget.cores(opts.threads)
-        backends = budget.choose(family, p.get("backends"), cores, opts.objective)
+        backends = budget.choose(family, p.get("backends"), cores, opts.objective, instance)
         has_ga = "ga" in backends
         limit = opts.time_limit
         _check_params(family, backends, p)
@@ -156,7 +156,7 @@ class Portfolio:
             raise InputError("--count is not supported by the portfolio; use one backend")
         self.family, self.instance, self.path, self.fmt, self.opts = (
             family, instance, path, fmt, opts)
-        self.cfg = Config.of(family, opts)
+        self.cfg = Config.of(family, opts, instance)
         self.race = Race()
         self.t0 = time.perf_counter()
         self.deadline = None if opts.time_limit is None else self.t0 + opts.time_limit

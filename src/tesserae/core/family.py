@@ -33,7 +33,10 @@ class Family:
     name: str = ""
     optimisation: bool = False  # has an optimisation mode (--objective)
     instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
-    objective_backends: tuple[str, ...] = ()  # the portfolio's lanes for --objective
+
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """The portfolio's lanes for --objective on this instance; () = the usual race."""
+        return ()
 
     def prepare(self, instance, params: dict):
         """The instance as the options shape it (instance_params); default: unchanged."""

@@ -122,7 +122,8 @@ def solve_file(
 ) -> SolveResult:
     family, instance = load_instance(path, fmt)
     if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
-        backend = "portfolio" if opts.objective and family.objective_backends else "cpsat"
+        backend = "portfolio" if opts.objective and family.objective_backends(instance) \
+            else "cpsat"
     if family.optimisation is False and opts.objective:
         from .errors import InputError
 
