@@ -33,7 +33,8 @@ def attach(enc, cfg: engine.GAConfig, improve: Improver, every: int,
            log: MemeticLog | None = None,
            on_better: Callable[[Solution, float], None] | None = None) -> engine.GAConfig:
     """A copy of `cfg` whose generation hook improves the best member every `every`
-    generations and puts the result in the worst member's place (when it differs)."""
+    generations and puts the result in the worst member's place when the GA's fitness rates
+    it higher (the improver may score boards its own way; on_better gets its score)."""
     log = log if log is not None else MemeticLog()
     chained = cfg.on_generation
     rng = np.random.default_rng(0)
@@ -48,14 +49,14 @@ def attach(enc, cfg: engine.GAConfig, improve: Improver, every: int,
         sol, fit = improve(enc.decode(state.pop[i]), float(state.fit[i]))
         log.seconds += time.perf_counter() - t0
         log.calls += 1
-        if fit <= state.fit[i]:
+        genome = enc.encode(sol, rng)
+        value = float(enc.fitness(genome[None, :])[0])  # in the GA's own fitness terms
+        if value <= state.fit[i]:
             return
         log.gains += 1
-        genome = enc.encode(sol, rng)
         j = int(np.argmin(state.fit))
-        state.pop[j] = genome
-        state.fit[j] = float(enc.fitness(genome[None, :])[0])
+        state.pop[j], state.fit[j] = genome, value
         if on_better is not None:
-            on_better(sol, state.fit[j])
+            on_better(sol, fit)
 
     return replace(cfg, on_generation=hook)

@@ -2,8 +2,9 @@
 boards, with its best member improved by exact repairs (lns.py) every few generations and
 the improved board put back into the population (hybrid/memetic.py).
 
-Options: every GA option (ga.py), plus `memetic_every` (generations between repairs) and
-`memetic_seconds` (time per repair), and the break search's `breaks` / `break_from`.
+Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
+`memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
+(break-search boards to start from) and the break search's `breaks` / `break_from`.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     seconds = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
     count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
     t0, cpu0 = time.perf_counter(), time.process_time()
-    ga_params = {k: v for k, v in p.items() if k in ga.PARAMS}
+    # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
+    ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.PARAMS}}
     enc, cfg = ga.build(inst, SolveOptions(**{**opts.__dict__, "params": ga_params}))
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)
@@ -69,13 +71,16 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
                          on_better=lambda s, f: offer(s, f, "lns"))
     seeds = [enc.encode(b, rng) for b in _seed_boards(inst, opts, count)]
     for g in seeds:
-        offer(enc.decode(g), float(enc.fitness(g[None, :])[0]), "backtracker")
+        sol = enc.decode(g)
+        offer(sol, board.score(*board.arrays(sol)), "backtracker")
     ga_opts = SolveOptions(**{**opts.__dict__, "params": ga_params,
-                              "on_solution": lambda s, f: offer(s, f, "ga")})
+                              "on_solution": lambda s, f: offer(s, board.score(
+                                  *board.arrays(s)), "ga")})
     if opts.time_limit is not None:
         ga_opts.time_limit = max(0.05, opts.time_limit - (time.perf_counter() - t0))
     res = engine.evolve(enc, cfg, ga_opts, seeds=seeds)
-    sol, score = enc.decode(res.best), int(res.fitness)
+    sol = enc.decode(res.best)
+    score = board.score(*board.arrays(sol))
     stats = res.stats()
     stats.update(solver="memetic", repairs_lns=log.calls, lns_gains=log.gains,
                  lns_seconds=round(log.seconds, 3), seeded=len(seeds),
