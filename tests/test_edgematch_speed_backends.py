@@ -107,13 +107,13 @@ def test_tiny_time_limit_on_a_hard_board_times_out(backend):
     assert data["status"] == "timeout" and data["verified"] is False
 
 
-def test_search_refuses_the_optimisation_mode():
+def test_search_scores_boards_in_the_optimisation_mode():
     proc = run_cli(
-        "solve", BRENDAN / "pieces_04x04.txt", "--backend", "search", "--objective", "matches"
+        "solve", BRENDAN / "pieces_04x04.txt", "--backend", "search", "--objective", "matches",
+        "-t", "10", "--json",
     )
-    assert proc.returncode == 2
-    assert "not supported by the search backend" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["verified"] and data["objective"] == 24
 
 
 def test_search_rejects_a_bad_restart_value():

@@ -58,6 +58,8 @@ class Backend(str, Enum):
     sat = "sat"
     ga = "ga"
     search = "search"
+    lns = "lns"
+    memetic = "memetic"
     portfolio = "portfolio"
 
 
@@ -98,7 +100,11 @@ def _extra_options(args: list[str]) -> dict[str, str]:
 def solve(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
-    backend: Backend = typer.Option(Backend.cpsat, "--backend", "-b"),
+    backend: Backend | None = typer.Option(
+        None, "--backend", "-b",
+        help="default: cpsat; the portfolio for --objective where the family races its own "
+        "optimisers (edge matching: lns + memetic)",
+    ),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", help="seconds"),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(0, "--threads", help="0 = all cores"),
@@ -113,6 +119,9 @@ def solve(
     write_best: bool = typer.Option(
         False, "--write-best",
         help="with -o/--render, also write a best board that is not a solution (marked so)",
+    ),
+    progress_jsonl: Path | None = typer.Option(
+        None, "--progress-jsonl", help="with --objective: append every better score as a JSON line"
     ),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
@@ -139,10 +148,11 @@ def solve(
         count_limit=count_limit,
         params=_extra_options(ctx.args),
         verbose=verbose,
+        progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
     )
     if solver is not None:
         opts.params["solver"] = solver
-    result = solve_file(instance, backend.value, opts, fmt)
+    result = solve_file(instance, backend.value if backend else None, opts, fmt)
     if out_file or render:
         _write_outputs(result, instance, fmt, out_file, render, write_best)
     if as_json:

@@ -32,6 +32,7 @@ from .core.result import Outcome, Solution, SolveOptions, SolveResult, Status
 from .core.solve import finish
 from .hybrid import budget
 from .hybrid.lanes import POLL, LaneSpec
+from .hybrid.progress import Progress
 from .hybrid.race import Race
 
 OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time")
@@ -91,10 +92,10 @@ class Config:
     passed: dict[str, Any]  # options for the lanes
 
     @classmethod
-    def of(cls, family: Family, opts: SolveOptions) -> Config:
+    def of(cls, family: Family, opts: SolveOptions, instance=None) -> Config:
         p = opts.params
         cores = budget.cores(opts.threads)
-        backends = budget.choose(family, p.get("backends"), cores)
+        backends = budget.choose(family, p.get("backends"), cores, opts.objective, instance)
         has_ga = "ga" in backends
         limit = opts.time_limit
         _check_params(family, backends, p)
@@ -125,7 +126,7 @@ class Config:
 
 def _check_params(family: Family, backends: list[str], params: dict) -> None:
     """An option no racing backend accepts is a mistake (when every backend lists its own)."""
-    accepted: set[str] = set(OWN_PARAMS) | {"cpsat", "solver"}
+    accepted: set[str] = set(OWN_PARAMS) | {"cpsat", "solver"} | set(family.instance_params)
     if not set(params) - accepted:
         return  # nothing to check: spare the solver imports
     for b in backends:
@@ -155,7 +156,7 @@ class Portfolio:
             raise InputError("--count is not supported by the portfolio; use one backend")
         self.family, self.instance, self.path, self.fmt, self.opts = (
             family, instance, path, fmt, opts)
-        self.cfg = Config.of(family, opts)
+        self.cfg = Config.of(family, opts, instance)
         self.race = Race()
         self.t0 = time.perf_counter()
         self.deadline = None if opts.time_limit is None else self.t0 + opts.time_limit
@@ -176,6 +177,7 @@ class Portfolio:
         self.cbgi_runs: list[dict] = []
         self.released: list[dict] = []
         self.counter = 0
+        self.progress = Progress(opts.progress_jsonl)
 
     # --- lanes ---------------------------------------------------------------------------
     def now(self) -> float:
@@ -224,7 +226,7 @@ class Portfolio:
     def handle(self, msg: tuple) -> None:
         kind, name = msg[0], msg[1]
         if kind == "elite":
-            self.on_elite(name, msg[2], msg[3])
+            self.on_elite(name, msg[2], msg[3], msg[4] if len(msg) > 4 else None)
         elif kind == "fixed":
             self.on_fixed(msg[2])
         elif kind == "released":
@@ -236,11 +238,14 @@ class Portfolio:
         elif kind == "error":
             self.records[name].update(status="error", error=msg[2], seconds=round(msg[3], 4))
 
-    def on_elite(self, lane: str, solution: Solution, fitness: float | None) -> None:
+    def on_elite(self, lane: str, solution: Solution, fitness: float | None,
+                 source: str | None = None) -> None:
         if self.roles.get(lane) != "race" or self.records[lane]["backend"] != "ga":
             # an exact lane's incumbent (optimisation): keep it in case the lane is killed
-            self._offer(lane, Outcome(Status.FEASIBLE, solution, fitness), 0.0)
+            self._offer(lane, Outcome(Status.FEASIBLE, solution, fitness), 0.0, source)
             return
+        if self.opts.objective:  # a scored board from the GA counts as it comes
+            self._offer(lane, Outcome(Status.FEASIBLE, solution, fitness), 0.0, source or "ga")
         if self.elite is None or fitness is None or self.elite[1] is None or \
                 fitness > self.elite[1]:
             self.elite = (solution, fitness)
@@ -288,7 +293,8 @@ class Portfolio:
         if outcome.status in (Status.SOLVED, Status.FEASIBLE):
             self._offer(name, outcome, seconds)
 
-    def _offer(self, name: str, outcome: Outcome, seconds: float) -> None:
+    def _offer(self, name: str, outcome: Outcome, seconds: float,
+               source: str | None = None) -> None:
         """Verify a lane's answer; a verified solution or a proof ends the race."""
         if self.winner is not None:
             return
@@ -302,6 +308,16 @@ class Portfolio:
             return
         if self.best is None or _better(res, self.best[1]):
             self.best = (name, res)
+            if res.verified and self.opts.objective:
+                self._progress(name, res, outcome.solution, source)
+
+    def _progress(self, lane: str, res: SolveResult, solution: Solution,
+                  source: str | None) -> None:
+        if self.progress.max_score is None:
+            rep = self.family.verify(self.instance, solution, self.opts.objective)
+            self.progress.max_score = rep.max_score
+        self.progress.note(res.objective, source or self.records.get(lane, {}).get("backend"),
+                           lane)
 
     # --- the clock -----------------------------------------------------------------------
     def tick(self) -> None:
@@ -373,6 +389,7 @@ class Portfolio:
         finally:
             self.race.shutdown(GRACE if self.winner is None else GRACE_WON,
                                on_message=self._late)
+            self.progress.close()
         return self.result()
 
     def _late(self, msg: tuple) -> None:
@@ -380,7 +397,7 @@ class Portfolio:
         if msg[0] in ("done", "error", "released"):
             self.handle(msg)
         elif msg[0] == "elite":
-            self.on_elite(msg[1], msg[2], msg[3])
+            self.on_elite(msg[1], msg[2], msg[3], msg[4] if len(msg) > 4 else None)
 
     def result(self) -> SolveResult:
         seconds = time.perf_counter() - self.t0

@@ -21,7 +21,8 @@ from .result import Solution
 from .textfile import Record, read_text, records
 
 # command-line backend name -> module name inside a family package
-BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search"}
+BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search",
+                   "lns": "lns", "memetic": "memetic"}
 EXACT_BACKENDS = ("cpsat", "milp", "sat")
 FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
 
@@ -31,6 +32,15 @@ class Family:
 
     name: str = ""
     optimisation: bool = False  # has an optimisation mode (--objective)
+    instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
+
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """The portfolio's lanes for --objective on this instance; () = the usual race."""
+        return ()
+
+    def prepare(self, instance, params: dict):
+        """The instance as the options shape it (instance_params); default: unchanged."""
+        return instance
 
     # --- reading -------------------------------------------------------------------------
     def sniff(self, recs: list[Record], text: str) -> bool:

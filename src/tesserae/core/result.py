@@ -58,6 +58,7 @@ class SolveOptions:
     on_solution: Callable[[Solution, float | None], None] | None = None  # improving solutions
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
+    progress_jsonl: str | None = None  # stream every improvement of the best score here
 
     def thread_count(self) -> int:
         import os
@@ -66,6 +67,17 @@ class SolveOptions:
 
     def stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
+
+    def offer(self, solution: Solution, fitness: float | None, source: str | None = None) -> None:
+        """Stream an improving solution; `source` names the method that found it (backtracker,
+        LNS, GA...) for callbacks that take it (they set `takes_source`)."""
+        cb = self.on_solution
+        if cb is None:
+            return
+        if source is not None and getattr(cb, "takes_source", False):
+            cb(solution, fitness, source=source)
+        else:
+            cb(solution, fitness)
 
 
 @dataclass

@@ -14,7 +14,8 @@ def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> O
     mod = family.backend_module(backend)
     accepted = getattr(mod, "PARAMS", None)  # backends that list their options get them checked
     if accepted is not None:
-        unknown = sorted(set(opts.params) - set(accepted) - {"cpsat"})
+        unknown = sorted(set(opts.params) - set(accepted) - {"cpsat"} -
+                         set(family.instance_params))
         if unknown:
             from .errors import InputError
 
@@ -117,13 +118,17 @@ def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOption
 
 
 def solve_file(
-    path: str | Path, backend: str, opts: SolveOptions, fmt: str | None = None
+    path: str | Path, backend: str | None, opts: SolveOptions, fmt: str | None = None
 ) -> SolveResult:
     family, instance = load_instance(path, fmt)
+    if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
+        backend = "portfolio" if opts.objective and family.objective_backends(instance) \
+            else "cpsat"
     if family.optimisation is False and opts.objective:
         from .errors import InputError
 
         raise InputError(f"--objective is not supported by the {family.name} family")
+    instance = family.prepare(instance, opts.params)
     t0 = time.perf_counter()
     reason = family.precheck(instance, opts.objective)
     if reason is not None:
@@ -133,5 +138,31 @@ def solve_file(
         from ..portfolio import solve_portfolio
 
         return solve_portfolio(family, instance, str(path), opts, fmt)
-    outcome = run_backend(family, instance, backend, opts)
+    progress = _watch(family, instance, backend, opts) if opts.objective else None
+    try:
+        outcome = run_backend(family, instance, backend, opts)
+    finally:
+        if progress is not None:
+            progress.close()
     return finish(family, instance, str(path), backend, outcome, opts, time.perf_counter() - t0)
+
+
+def _watch(family: Family, instance, backend: str, opts: SolveOptions):
+    """Show (and stream) every verified improvement a backend reports on the way."""
+    import sys
+
+    from ..hybrid.progress import Progress
+
+    if opts.on_solution is not None or not (opts.progress_jsonl or sys.stderr.isatty()):
+        return None
+    progress = Progress(opts.progress_jsonl)
+
+    def note(solution, fitness, source=None) -> None:
+        rep = family.verify(instance, solution, opts.objective)
+        if rep.ok:
+            progress.max_score = rep.max_score
+            progress.note(rep.score, source or backend, backend)
+
+    note.takes_source = True  # type: ignore[attr-defined]
+    opts.on_solution = note
+    return progress

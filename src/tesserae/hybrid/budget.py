@@ -35,8 +35,10 @@ def has_backend(family: Family, name: str) -> bool:
         return False
 
 
-def choose(family: Family, requested: str | None, cores: int) -> list[str]:
-    """The racing backends: the requested list (validated), else as many as the cores allow."""
+def choose(family: Family, requested: str | None, cores: int,
+           objective: str | None = None, instance=None) -> list[str]:
+    """The racing backends: the requested list (validated), else as many as the cores allow
+    (for an objective, the family's `objective_backends` when it names them)."""
     have = [n for n in BACKEND_MODULES if has_backend(family, n)]
     if requested:
         names = [n.strip() for n in requested.split(",") if n.strip()]
@@ -51,6 +53,10 @@ def choose(family: Family, requested: str | None, cores: int) -> list[str]:
         if not names:
             raise InputError("--backends is empty; expected e.g. cpsat,ga")
         return list(dict.fromkeys(names))
+    preferred = [b for b in family.objective_backends(instance) if has_backend(family, b)] \
+        if objective and instance is not None else []
+    if objective and preferred:
+        return preferred[: max(1, cores)]
     default = available(family)
     if not default:
         raise InputError(f"the {family.name} family has no backend to race")

@@ -3,7 +3,8 @@
 The parent sends a `LaneSpec` (picklable: the instance path and format, never a solver model:
 a CpModel cannot be pickled) and gets messages back on one queue:
 
-    ("elite", lane, solution, fitness)   an improving solution streamed by the backend (GA)
+    ("elite", lane, solution, fitness, source)   an improving solution streamed by the
+                                         backend; source: the method that found it, or None
     ("fixed", lane, partial)             genes the GA population has converged on (CBGI)
     ("released", lane, cells)            the GA has unfixed genes the parent asked it to release
     ("done", lane, outcome, seconds)     the backend returned (outcome: core.result.Outcome)
@@ -90,6 +91,8 @@ class _Throttle:
     A background flush sends a held solution even when no further improvement comes.
     """
 
+    takes_source = True  # SolveOptions.offer passes the finding method's name
+
     def __init__(self, out, name: str, gap: float = 0.1) -> None:
         self.out, self.name, self.gap = out, name, gap
         self.lock = threading.Lock()
@@ -97,9 +100,10 @@ class _Throttle:
         self.done = threading.Event()
         threading.Thread(target=self._loop, daemon=True).start()
 
-    def __call__(self, solution: Solution, fitness: float | None) -> None:
+    def __call__(self, solution: Solution, fitness: float | None,
+                 source: str | None = None) -> None:
         with self.lock:
-            self.pending = (dict(solution), fitness)
+            self.pending = (dict(solution), fitness, source)
 
     def _loop(self) -> None:
         while not self.done.is_set():  # a thread-local Event: safe to poll
@@ -154,6 +158,7 @@ def main(spec: LaneSpec, stop_event, out, ctrl) -> None:
 
 def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
     family, instance = load_instance(spec.path, spec.fmt, spec.family)
+    instance = family.prepare(instance, spec.params)
     mod = family.backend_module(spec.backend)
     accepted = getattr(mod, "PARAMS", None)  # a backend that lists its options gets only those
     params = {k: v for k, v in spec.params.items() if accepted is None or k in accepted}

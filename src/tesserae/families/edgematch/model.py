@@ -22,6 +22,7 @@ from ...core.textfile import Record, read_text, records, strict_int
 Edges = tuple[int, int, int, int]
 Cell = tuple[int, int]
 FORMATS = ("native", "bare", "heule", "url")
+SMALL_BOARD = 64  # cells: up to 8x8 the matches portfolio races CP-SAT (it proves optima)
 
 
 @dataclass
@@ -301,6 +302,9 @@ def read_instance(path: str | Path, fmt: str | None = None, text: str | None = N
     else:
         inst = _parse_heule(recs, path)
     _check_counts(inst, path)
+    from .official import apply_rules  # the official set's start piece
+
+    apply_rules(inst)
     for cell, (p, r) in inst.fixed.items():
         if not inst.fits(cell, p, r):
             raise InputError(
@@ -456,6 +460,27 @@ def verify(inst: EdgeInstance, sol: Solution, objective: str | None = None) -> R
 class EdgeMatchFamily(Family):
     name = "edgematch"
     optimisation = True
+    instance_params = ("clues",)
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
+        6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so
+        the cores go to the LNS and the memetic GA."""
+        if instance.width * instance.height <= SMALL_BOARD:
+            return ("cpsat", "lns")
+        return ("lns", "memetic")
+
+    def prepare(self, instance, params) -> EdgeInstance:
+        """`--clues`: on the official set, the four clue pieces are fixed as well."""
+        raw = str(params.get("clues", "false")).lower()
+        if raw not in ("true", "false", "on", "off", "1", "0", "yes", "no"):
+            raise InputError(f"--clues is a switch (on or off), got {raw!r}")
+        if raw in ("true", "on", "1", "yes"):
+            from .official import apply_rules, is_official
+
+            if not is_official(instance):
+                raise InputError("--clues applies to the official Eternity II piece set only")
+            apply_rules(instance, clues=True)
+        return instance
 
     def sniff(self, recs, text) -> bool:
         return detect_format(recs, text) is not None

@@ -12,7 +12,9 @@ keyed on (west, north); the search only skips used pieces. The tables hold:
 
 The inner loop is compiled C (`_rowscan.c`, built on install); without it the same loop
 runs in Python, about a hundred times slower. Parallel threads race differently seeded
-searches (the C core releases the GIL). Optimisation (--objective) is not offered.
+searches (the C core releases the GIL). With --objective matches the search allows a bounded
+number of mismatched joins (breakscan.py: --breaks N, --break-from ROW) and returns the best
+board it meets.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import numpy as np
 
 from ...backends import search as runner
 from ...core import squaregrid as sq
-from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 
@@ -32,7 +33,7 @@ try:
 except ImportError:  # no compiler at install time: the Python loop below takes over
     _rowscan = None
 
-PARAMS = ("no_symmetry", "restart", "engine")  # extra command-line options
+PARAMS = ("no_symmetry", "restart", "engine", "breaks", "break_from")  # command-line options
 OPEN, SCAN, BACK = 0, 1, 2
 RESTART_UNIT = 200_000  # nodes in a Luby restart unit (--restart 0: never restart)
 
@@ -209,10 +210,10 @@ def _no_symmetry(opts: SolveOptions) -> bool:
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if opts.objective:
-        raise InputError(
-            f"--objective {opts.objective} is not supported by the search backend "
-            "(it finds perfect boards only); use --backend cpsat, milp or sat"
-        )
+        # the most matched joins: rowscan with a bounded, shrinking number of breaks
+        from . import breakscan
+
+        return breakscan.solve(inst, opts, "python" if _engine(opts) is PySearcher else "c")
     kind = _engine(opts)
     tables = RowscanTables(inst, not _no_symmetry(opts), opts.hint, opts.fix)
     return runner.run(lambda seed: kind(tables, seed), opts, restart=_restart(opts))

@@ -1,0 +1,154 @@
+"""GA alone, CP-SAT alone, the break search alone, LNS and the hybrid portfolio on the same
+budget and seeds, for the most matched joins on 16x16 boards; a table and a score-against-
+time plot in docs/hybrid.md.
+
+    python scripts/bench_hybrid.py --seeds 3 -t 600          # official E2 + instances/e2_16x16
+    python scripts/bench_hybrid.py --report-only             # the page from what has run
+
+Every run is the real command line (`tesserae solve ... --objective matches
+--progress-jsonl`), one after the other, so the scores are the checker's; each run leaves
+its progress file and JSON result under results/hybrid/ and a rerun skips finished runs.
+CPU seconds are the child's (getrusage), the machine load is noted per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+E2 = ROOT.parent / "shared" / "e2_data" / "e2_256.txt"
+INSTANCES = {"official": E2, "e2_16x16": ROOT / "instances" / "e2_16x16.txt"}
+# method -> solve options (threads: the cores the method may use)
+METHODS = {
+    "ga": ["-b", "ga", "--threads", "1"],
+    "cpsat": ["-b", "cpsat", "--threads", "1"],
+    "backtracker": ["-b", "search", "--threads", "1"],
+    "lns": ["-b", "lns", "--threads", "1"],
+    "hybrid (2 cores)": ["-b", "portfolio", "--threads", "2"],
+}
+
+
+def slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in text).strip("_")
+
+
+def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
+    stem = out / f"{inst}_{slug(method)}_s{seed}"
+    done = stem.with_suffix(".json")
+    if done.exists():
+        return json.loads(done.read_text())
+    progress = stem.with_suffix(".jsonl")
+    progress.unlink(missing_ok=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load = os.getloadavg()[0]
+    cmd = [sys.executable, "-m", "tesserae", "solve", str(INSTANCES[inst]), "--objective",
+           "matches", "-t", str(limit), "--seed", str(seed), "--json", "--progress-jsonl",
+           str(progress), *METHODS[method]]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = json.loads(proc.stdout) if proc.stdout.strip() else {}
+    row = {"instance": inst, "method": method, "seed": seed, "limit": limit,
+           "score": result.get("objective") if result.get("verified") else None,
+           "verified": result.get("verified", False), "wall": round(time.perf_counter() - t0, 1),
+           "cpu": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
+           "load": round(load, 2),
+           "curve": [json.loads(x) for x in progress.read_text().splitlines()]
+           if progress.exists() else []}
+    done.write_text(json.dumps(row) + "\n")
+    return row
+
+
+def report(rows: list[dict], out: Path, doc: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lines = ["| instance | method | runs | best | median | CPU s (median) | load (mean) |",
+             "|---|---|---|---|---|---|---|"]
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["instance"], r["method"]), []).append(r)
+    for (inst, method), rs in groups.items():
+        scores = [r["score"] for r in rs if r["score"] is not None]
+        lines.append(f"| {inst} | {method} | {len(rs)} | {max(scores) if scores else '-'} | "
+                     f"{statistics.median(scores) if scores else '-'} | "
+                     f"{statistics.median(r['cpu'] for r in rs):.0f} | "
+                     f"{statistics.mean(r['load'] for r in rs):.1f} |")
+    fig, axes = plt.subplots(1, len(INSTANCES), figsize=(6 * len(INSTANCES), 4), squeeze=False)
+    for ax, inst in zip(axes[0], INSTANCES, strict=True):
+        for (i, method), rs in groups.items():
+            if i != inst:
+                continue
+            for k, r in enumerate(rs):
+                pts = [(p["t"], p["score"]) for p in r["curve"]]
+                if pts:
+                    xs, ys = zip(*pts, strict=True)
+                    ax.step(xs, ys, where="post", label=method if k == 0 else None,
+                            color=f"C{list(METHODS).index(method)}")
+        ax.set_xscale("log")
+        ax.set_xlabel("seconds (wall)")
+        ax.set_ylabel("matched joins")
+        ax.set_title(inst)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    plot = out / "hybrid_score_time.png"
+    fig.savefig(plot, dpi=110)
+    table = "\n".join(lines)
+    text = doc.read_text() if doc.exists() else ""
+    start, end = "<!-- bench_hybrid table -->", "<!-- /bench_hybrid table -->"
+    block = f"{start}\n{table}\n\n![score against time]({os.path.relpath(plot, doc.parent)})\n{end}"
+    if start in text and end in text:
+        text = text[:text.index(start)] + block + text[text.index(end) + len(end):]
+    else:
+        text += "\n" + block + "\n"
+    doc.write_text(text)
+    print(table)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("-t", "--time-limit", type=float, default=600.0)
+    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--instances", default=",".join(INSTANCES))
+    ap.add_argument("--out-dir", default=str(ROOT / "results" / "hybrid"))
+    ap.add_argument("--doc", default=str(ROOT / "docs" / "hybrid.md"))
+    ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--e2-data", default=None, help="folder of e2_256.txt (default ../shared)")
+    args = ap.parse_args()
+    if args.e2_data:
+        INSTANCES["official"] = Path(args.e2_data) / "e2_256.txt"
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    methods = [m for m in METHODS if slug(m) in {slug(x) for x in args.methods.split(",")}]
+    insts = [i for i in args.instances.split(",") if i in INSTANCES and INSTANCES[i].exists()]
+    if not insts:
+        print("no instance found (the official set needs ../shared/e2_data)", file=sys.stderr)
+        raise SystemExit(2)
+    rows = []
+    for inst in insts:
+        for method in methods:
+            for seed in range(args.seeds):
+                path = out / f"{inst}_{slug(method)}_s{seed}.json"
+                if args.report_only:
+                    if path.exists():
+                        rows.append(json.loads(path.read_text()))
+                    continue
+                rows.append(run_one(inst, method, seed, args.time_limit, out))
+                print(f"{inst} {method} seed {seed}: {rows[-1]['score']}", file=sys.stderr)
+    report(rows, out, Path(args.doc))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""Rowscan search that allows a bounded number of mismatched joins ("breaks").
+
+The record Eternity II boards come from rowscan backtrackers that demand exact matches for
+most of the board and allow a few breaks late in the scan (Blackwood: 10 breaks, all after
+cell 200). Here a schedule `allow[d]` bounds the breaks placed by cell d (row-major): none
+before row `start_row`, then rising linearly to `breaks` at the last cell. Every complete
+board the search meets scores `joins - breaks`; after each one the cap drops below it, so the
+search goes on looking for a better board (anytime). Restarts (Luby, seeded value orders)
+spread the search over different early rows, where the tree is widest.
+
+The inner loop is compiled C (`_breakscan.c`); without it the same loop runs in Python.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ...backends.search import luby
+from ...core import squaregrid as sq
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from .model import EdgeInstance
+
+try:
+    from . import _breakscan
+except ImportError:  # no compiler at install time: the Python loop takes over
+    _breakscan = None
+
+OPEN, SCAN, BACK = 0, 1, 2
+RESTART_UNIT = 2_000_000  # placements in a Luby restart unit
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How many breaks the board may have in all, and from which row they are allowed."""
+
+    breaks: int
+    start_row: int
+
+    def allow(self, width: int, height: int) -> np.ndarray:
+        n = width * height
+        first = min(n - 1, max(0, self.start_row * width))
+        d = np.arange(n)
+        ramp = np.ceil(self.breaks * (d - first + 1) / (n - first)).astype(np.int32)
+        return np.where(d >= first, np.minimum(ramp, self.breaks), 0).astype(np.int32)
+
+
+def default_schedule(inst: EdgeInstance) -> Schedule:
+    """Breaks from three quarters down, about 0.7 per cell there: the exact rowscan reaches
+    row 12 of Eternity II (depth ~200) within seconds but rarely further, so a 16x16 board
+    gets 45 breaks from row 12 and the cap then tightens (measured: complete boards of
+    436-439 within 5 s; breaks from row 9 or 10 gave no complete board in 30 s)."""
+    start = min(inst.height - 1, (inst.height * 3) // 4)
+    cells = (inst.height - start) * inst.width
+    return Schedule(max(1, round(0.7 * cells)), start)
+
+
+def placement_rows(inst: EdgeInstance) -> np.ndarray:
+    """(cell, piece0, rot, W, N, E, S) for every placement the frame rule and the fixed
+    pieces allow, one per distinct look of a piece (numpy: E2 takes 0.1 s, not 4 s)."""
+    col = np.array([[inst.edges(p + 1, r) for r in range(4)] for p in range(inst.n)])
+    grey = col == 0  # (piece, rot, side)
+    fixed_pieces = {p - 1 for p, _ in inst.fixed.values()}
+    free = np.array([p not in fixed_pieces for p in range(inst.n)])
+    # a rotation showing the same look as a smaller one adds nothing
+    dup = np.zeros((inst.n, 4), dtype=bool)
+    for r in range(1, 4):
+        for q in range(r):
+            dup[:, r] |= (col[:, r] == col[:, q]).all(axis=1)
+    out = []
+    for i, cell in enumerate(inst.cells()):
+        if cell in inst.fixed:
+            p, r = inst.fixed[cell]
+            ok = np.zeros((inst.n, 4), dtype=bool)
+            ok[p - 1, r] = True
+        else:
+            frame = np.array([s in sq.frame_sides(cell, inst.width, inst.height)
+                              for s in sq.SIDES])
+            ok = (grey == frame).all(axis=2) & free[:, None] & ~dup
+        p, r = np.nonzero(ok)
+        e = col[p, r]
+        out.append(np.column_stack([np.full(len(p), i), p, r, e[:, sq.W], e[:, sq.N],
+                                    e[:, sq.E], e[:, sq.S]]))
+    return np.concatenate(out).astype(np.int32)
+
+
+class BreakTables:
+    """Candidates per cell and their three bucket indexes (W+N, W, N), before ordering."""
+
+    def __init__(self, inst: EdgeInstance, fix: Solution | None = None,
+                 meet_fixed: bool = True):
+        """meet_fixed: cells before a fixed piece in the scan must match it exactly (prunes
+        early); off, a fixed piece's mismatches count as breaks when the scan reaches it."""
+        fixed = {**inst.fixed, **(fix or {})}
+        base = replace(inst, fixed=fixed)
+        self.inst, self.fixed = inst, fixed
+        self.cells = inst.cells()
+        n = self.ncells = len(self.cells)
+        w = inst.width
+        self.ncol = int(max(max(e) for e in inst.pieces)) + 1
+        self.nkeys = self.ncol * self.ncol
+        self.npieces = inst.n
+        self.rows = placement_rows(base)  # (cell, piece0, rot, W, N, E, S)
+        self.rot = np.ascontiguousarray(self.rows[:, 2])
+        self.cand = tuple(np.ascontiguousarray(self.rows[:, k]) for k in (1, 3, 4, 5, 6))
+        cell, cw, cn = self.rows[:, 0].astype(np.int64), self.rows[:, 3], self.rows[:, 4]
+        self.keys = (cell * self.nkeys + cw * self.ncol + cn, cell * self.ncol + cw,
+                     cell * self.ncol + cn, cell)
+        self.sizes = (n * self.nkeys, n * self.ncol, n * self.ncol, n)
+        self.left = np.array([i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)],
+                             dtype=np.int32)
+        self.up = np.array([i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)],
+                           dtype=np.int32)
+        self.need_e = np.full(n, -1, np.int32)
+        self.need_s = np.full(n, -1, np.int32)
+        for i, cell in enumerate(self.cells):
+            for side, need in ((sq.E, self.need_e), (sq.S, self.need_s)):
+                nb = sq.neighbour(cell, side)
+                if meet_fixed and nb in fixed and cell not in fixed:
+                    need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
+
+    def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
+        """(start, idx) for each phase's buckets, each bucket in a seeded random order."""
+        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(self.rows))
+        out = []
+        for key, size in zip(self.keys, self.sizes, strict=True):
+            idx = np.argsort((key.astype(np.int64) << 20) | noise).astype(np.int32)
+            start = np.concatenate(([0], np.cumsum(np.bincount(key, minlength=size))))
+            out += [start.astype(np.int32), idx]
+        return tuple(out)
+
+    def decode(self, cur) -> Solution:
+        piece, rot = self.cand[0], self.rot
+        return {cell: (int(piece[cur[i]]) + 1, int(rot[cur[i]]))
+                for i, cell in enumerate(self.cells)}
+
+
+class BreakSearcher:
+    """One seeded search: its state arrays, advanced by the C core or the Python loop."""
+
+    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, engine: str = "auto"):
+        self.t = t
+        n = t.ncells
+        self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
+        self.buckets = t.buckets(seed)
+        self.state_arrays = [np.zeros(n, np.int32) for _ in range(7)]  # pos .. ps
+        self.used = np.zeros(t.npieces, np.int32)
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
+        self.compiled = engine != "python" and _breakscan is not None
+        self.arrays = (*t.cand, *self.buckets, t.left, t.up, t.need_e, t.need_s, self.allow,
+                       *self.state_arrays, self.used, self.state)
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.state[2])
+
+    @property
+    def breaks(self) -> int:
+        return int(self.state_arrays[4][self.t.ncells - 1])
+
+    def cap(self, most: int) -> None:
+        """From now on, boards with at most `most` breaks."""
+        np.minimum(self.allow, most, out=self.allow)
+
+    def step(self, budget: int) -> tuple[int, int]:
+        if self.compiled:
+            return _breakscan.step(self.arrays, budget)
+        return py_step(self.arrays, budget)
+
+    def solution(self) -> Solution:
+        return self.t.decode(self.state_arrays[3])
+
+
+def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
+    """The loop of `_breakscan.c` in Python (the fallback; about a hundred times slower)."""
+    (cpiece, cw, cn, ce, cs, s0, i0, s1, i1, s2, i2, s3, i3, left, up, need_e, need_s, allow,
+     pos, lim, phase, cur, br, pe, ps, used, state) = arrays
+    starts, idxs = (s0, s1, s2, s3), (i0, i1, i2, i3)
+    d, mode, maxd, nkeys, ncol = (int(x) for x in state[:5])
+    ncells = len(left)
+    nodes, code = 0, 0
+    while True:
+        if mode == BACK:
+            d -= 1
+            used[cpiece[cur[d]]] = 0
+            pos[d] += 1
+        lc = uc = 0
+        if d < ncells:
+            lc = int(pe[left[d]]) if left[d] >= 0 else 0
+            uc = int(ps[up[d]]) if up[d] >= 0 else 0
+        if mode == OPEN:
+            if d == ncells:
+                mode, code = BACK, 1
+                break
+            b = d * nkeys + lc * ncol + uc
+            phase[d], pos[d], lim[d] = 0, s0[b], s0[b + 1]
+        base = int(br[d - 1]) if d > 0 else 0
+        cap = int(allow[d])
+        placed = False
+        while True:
+            ph = int(phase[d])
+            idx = idxs[ph]
+            for i in range(int(pos[d]), int(lim[d])):
+                c = idx[i]
+                if used[cpiece[c]]:
+                    continue
+                wm, nm = cw[c] != lc, cn[c] != uc
+                if (ph == 1 and not nm) or (ph == 2 and not wm) or \
+                        (ph == 3 and not (wm and nm)):
+                    continue
+                if (need_e[d] >= 0 and ce[c] != need_e[d]) or \
+                        (need_s[d] >= 0 and cs[c] != need_s[d]):
+                    continue
+                cost = int(wm) + int(nm)
+                if base + cost > cap:
+                    continue
+                pos[d], cur[d] = i, c
+                used[cpiece[c]] = 1
+                pe[d], ps[d], br[d] = ce[c], cs[c], base + cost
+                placed = True
+                break
+            if placed or ph == 3 or base + (2 if ph == 2 else 1) > cap:
+                break
+            b = d if ph == 2 else d * ncol + (lc if ph == 0 else uc)
+            phase[d] = ph + 1
+            pos[d], lim[d] = starts[ph + 1][b], starts[ph + 1][b + 1]
+        if placed:
+            d += 1
+            maxd = max(maxd, d)
+            mode = OPEN
+            nodes += 1
+            if nodes >= budget:
+                break
+        elif d == 0:
+            code = -1
+            break
+        else:
+            mode = BACK
+    state[0], state[1], state[2] = d, mode, maxd
+    return code, nodes
+
+
+@dataclass
+class BreakResult:
+    board: Solution | None
+    breaks: int | None
+    nodes: int
+    restarts: int
+    max_depth: int
+    exhausted: bool  # the last search's tree was walked to the end under its cap
+
+
+def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
+           time_limit: float | None = None, node_limit: int | None = None,
+           stop: Callable[[], bool] = lambda: False, fix: Solution | None = None,
+           on_board: Callable[[Solution, int], None] | None = None, engine: str = "auto",
+           restart: int = RESTART_UNIT, tables: BreakTables | None = None) -> BreakResult:
+    """The board with the fewest breaks found within the limits (anytime: on_board gets
+    every improvement). A search whose tree is exhausted under the cap stops: no board of
+    this schedule beats the best one."""
+    t = tables or BreakTables(inst, fix)
+    allow = schedule.allow(inst.width, inst.height)
+    end = None if time_limit is None else time.monotonic() + time_limit
+    best, best_breaks = None, None
+    nodes = restarts = maxd = 0
+    run, run_nodes = 1, 0
+    s = BreakSearcher(t, seed, allow, engine)
+    pace = 20_000
+    exhausted = False
+    while not stop() and (end is None or time.monotonic() < end) and \
+            (node_limit is None or nodes < node_limit):
+        t0 = time.perf_counter()
+        code, done = s.step(pace)
+        took = time.perf_counter() - t0
+        nodes += done
+        run_nodes += done
+        maxd = max(maxd, s.max_depth)
+        if code == 1:
+            best, best_breaks = s.solution(), s.breaks
+            run_nodes = 0  # progress: this value order keeps its budget
+            if on_board is not None:
+                on_board(best, best_breaks)
+            if best_breaks == 0:
+                break
+            s.cap(best_breaks - 1)
+        elif code == -1:
+            exhausted = True
+            break
+        pace = int(min(max(1_000, done / took * 0.05 if took > 0 else pace * 4), pace * 4))
+        if restart and run_nodes >= restart * luby(run):
+            run += 1
+            restarts += 1
+            run_nodes = 0
+            if best_breaks is not None:
+                allow = np.minimum(allow, best_breaks - 1)
+            s = BreakSearcher(t, seed + 7919 * run, allow, engine)
+    return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted)
+
+
+def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
+                  node_limit: int, fix: Solution | None = None) -> tuple[Solution, int] | None:
+    """A better board that differs from `sol` only on the free cells of `rows`, found by the
+    break search with everything else fixed and fewer breaks than `sol` in all; None if
+    none turns up within `node_limit` placements (a large neighbourhood, searched by the
+    backtracker)."""
+    fixed = {**inst.fixed, **(fix or {})}
+    keep = {c: pr for c, pr in sol.items() if c[0] not in rows or c in fixed}
+    if len(keep) == len(sol):
+        return None
+    from .model import score
+
+    breaks = sq.join_count(inst.width, inst.height) - score(inst, sol)
+    if breaks == 0:
+        return None
+    t = BreakTables(inst, keep, meet_fixed=False)
+    s = BreakSearcher(t, seed, np.full(t.ncells, breaks - 1, np.int32))
+    best, done = None, 0
+    while done < node_limit:
+        code, nodes = s.step(min(node_limit - done, 1_000_000))
+        done += nodes
+        if code == 1:
+            best = (s.solution(), s.breaks)
+            if s.breaks == 0:
+                break
+            s.cap(s.breaks - 1)
+        elif code == -1:
+            break
+    return best
+
+
+# --- the backend (`--backend search --objective matches`) -------------------------------------
+SEARCH_PARAMS = ("breaks", "break_from")
+
+
+def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
+    """`--breaks N --break-from ROW`, each defaulting to default_schedule's."""
+    from ...backends.ga import _count, convert
+
+    sched = default_schedule(inst)
+    breaks = convert(params, "breaks", _count, "an integer >= 0") if "breaks" in params \
+        else sched.breaks
+    start = convert(params, "break_from", _count, f"a row 0..{inst.height - 1}") \
+        if "break_from" in params else sched.start_row
+    if start >= inst.height:
+        raise InputError(f"--break-from {start} is off the board; expected a row "
+                         f"0..{inst.height - 1}")
+    return Schedule(breaks, start)
+
+
+def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outcome:
+    """The best board the break search finds within the limits (objective: matched joins)."""
+    joins = sq.join_count(inst.width, inst.height)
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.time_limit,
+                 stop=opts.stopped, fix=opts.fix, engine=engine,
+                 on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"))
+    stats = {"solver": "breakscan", "nodes": res.nodes, "restarts": res.restarts,
+             "max_depth": res.max_depth, "breaks": res.breaks,
+             "seconds": round(time.perf_counter() - t0, 4),
+             "cpu_seconds": round(time.process_time() - cpu0, 4)}
+    if res.board is None:
+        return Outcome(Status.TIMEOUT, stats=stats)
+    score = joins - res.breaks
+    status = Status.SOLVED if res.breaks == 0 else Status.FEASIBLE
+    return Outcome(status, res.board, score, joins if res.breaks == 0 else None, stats)

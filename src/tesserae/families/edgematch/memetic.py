@@ -1,0 +1,91 @@
+"""Edge matching by the memetic hybrid: the GA's population, seeded with break-search
+boards, with its best member improved by exact repairs (lns.py) every few generations and
+the improved board put back into the population (hybrid/memetic.py).
+
+Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
+`memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
+(break-search boards to start from) and the break search's `breaks` / `break_from`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...backends import ga as engine
+from ...core.errors import InputError
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...hybrid import memetic
+from . import breakscan, ga, lns
+from .model import EdgeInstance
+
+PARAMS = (*ga.PARAMS, "memetic_every", "memetic_seconds", "seeds", "breaks", "break_from")
+SEED_SECONDS = 3.0  # break search per seeding board
+
+
+def _seed_boards(inst: EdgeInstance, opts: SolveOptions, count: int) -> list[Solution]:
+    sched = breakscan.schedule_of(inst, opts.params)
+    tables = breakscan.BreakTables(inst, opts.fix)
+    boards = []
+    for k in range(count):
+        if opts.stopped():
+            break
+        res = breakscan.search(inst, sched, opts.seed + 101 * k, time_limit=SEED_SECONDS,
+                               stop=opts.stopped, tables=tables)
+        if res.board is not None:
+            boards.append(res.board)
+    return boards
+
+
+def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    if opts.objective != "matches":
+        raise InputError("the memetic backend maximises matched joins; add --objective matches")
+    p = opts.params
+    every = engine.convert(p, "memetic_every", engine._positive_int, "a positive integer") \
+        if "memetic_every" in p else 5
+    seconds = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
+    count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
+    ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.PARAMS}}
+    enc, cfg = ga.build(inst, SolveOptions(**{**opts.__dict__, "params": ga_params}))
+    board = lns.Board(inst, opts.fix)
+    rng = np.random.default_rng(opts.seed)
+    shown = [-1.0]
+
+    def offer(sol: Solution, fit: float, source: str) -> None:
+        if fit > shown[0]:
+            shown[0] = fit
+            opts.offer(sol, fit, source)
+
+    end = None if opts.time_limit is None else t0 + opts.time_limit
+
+    def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
+        left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
+        out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
+        return out, float(score)
+
+    log = memetic.MemeticLog()
+    cfg = memetic.attach(enc, cfg, improve, every, log,
+                         on_better=lambda s, f: offer(s, f, "lns"))
+    seeds = [enc.encode(b, rng) for b in _seed_boards(inst, opts, count)]
+    for g in seeds:
+        sol = enc.decode(g)
+        offer(sol, board.score(*board.arrays(sol)), "backtracker")
+    ga_opts = SolveOptions(**{**opts.__dict__, "params": ga_params,
+                              "on_solution": lambda s, f: offer(s, board.score(
+                                  *board.arrays(s)), "ga")})
+    if opts.time_limit is not None:
+        ga_opts.time_limit = max(0.05, opts.time_limit - (time.perf_counter() - t0))
+    res = engine.evolve(enc, cfg, ga_opts, seeds=seeds)
+    sol = enc.decode(res.best)
+    score = board.score(*board.arrays(sol))
+    stats = res.stats()
+    stats.update(solver="memetic", repairs_lns=log.calls, lns_gains=log.gains,
+                 lns_seconds=round(log.seconds, 3), seeded=len(seeds),
+                 seconds=round(time.perf_counter() - t0, 4),
+                 cpu_seconds=round(time.process_time() - cpu0, 4))
+    joins = len(board.joins)
+    status = Status.SOLVED if score == joins else Status.FEASIBLE
+    return Outcome(status, sol, score, joins if status == Status.SOLVED else None, stats)

@@ -1,0 +1,174 @@
+"""The matches hybrid: exact repairs (LNS), the break search, the memetic loop, the portfolio
+default for --objective matches, progress lines and the official puzzle's rules."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import E2_DATA, INSTANCES, needs_e2_data
+
+from tesserae.core import squaregrid as sq
+from tesserae.core.result import SolveOptions
+from tesserae.families.edgematch import breakscan, lns, official
+from tesserae.families.edgematch.model import read_instance, verify
+
+JOINS_6 = sq.join_count(6, 6)
+
+
+def planted(name: str):
+    """A shipped board and a perfect solution of it, found by the break search with 0 breaks."""
+    inst = read_instance(INSTANCES / name)
+    res = breakscan.search(inst, breakscan.Schedule(0, 0), seed=1, time_limit=30)
+    assert res.breaks == 0
+    return inst, res.board
+
+
+def scrambled(inst, sol, cells, seed=0):
+    """The board with the pieces of `cells` shuffled among themselves and turned at random."""
+    board = lns.Board(inst)
+    pcs, rts = board.arrays(sol)
+    rng = np.random.default_rng(seed)
+    for k in range(3):
+        group = np.array([c for c in cells if board.cell_class[c] == k], dtype=np.int64)
+        pcs[group] = pcs[group][rng.permutation(len(group))]
+        for c in group.tolist():
+            rts[c] = int(rng.choice(np.flatnonzero(board.allowed[c, pcs[c]])))
+    return board, board.solution(pcs, rts)
+
+
+def test_cpsat_repair_of_a_scrambled_window_restores_every_join():
+    inst, sol = planted("e2_6x6.txt")
+    window = [r * 6 + c for r in range(1, 4) for c in range(1, 4)]  # 3x3 inner block
+    board, bad = scrambled(inst, sol, window, seed=3)
+    pcs, rts = board.arrays(bad)
+    before = board.score(pcs, rts)
+    assert before < JOINS_6
+    changed, proven = lns.repair_region(board, pcs, rts, np.array(window), seed=0,
+                                        time_limit=30)
+    assert changed and proven
+    fixed = board.solution(pcs, rts)
+    rep = verify(inst, fixed, "matches")
+    assert rep.ok and rep.score == JOINS_6  # the optimum of this window is the planted one
+
+
+def test_assignment_repair_never_loses_and_verifies():
+    inst, sol = planted("e2_6x6.txt")
+    cells = [7, 9, 14, 16, 21, 28]  # inner cells, no two adjacent
+    board, bad = scrambled(inst, sol, cells, seed=5)
+    pcs, rts = board.arrays(bad)
+    before = board.score(pcs, rts)
+    lns.assign(board, pcs, rts, np.array(cells), np.random.default_rng(0))
+    after = board.score(pcs, rts)
+    assert after == JOINS_6 > before  # independent cells: the assignment is exact
+    assert verify(inst, board.solution(pcs, rts), "matches").score == JOINS_6
+
+
+def test_lns_from_a_scrambled_board_returns_a_board_at_least_as_good():
+    inst, sol = planted("e2_5x5.txt")
+    board, bad = scrambled(inst, sol, list(range(25)), seed=2)
+    start = verify(inst, bad, "matches").score
+    out, score = lns.improve(board, bad, np.random.default_rng(0), moves=40, region_time=0.2)
+    rep = verify(inst, out, "matches")
+    assert rep.ok and rep.score == score >= start
+
+
+def test_break_search_with_k_breaks_returns_at_most_k_mismatches():
+    inst = read_instance(INSTANCES / "e2_7x7.txt")
+    joins = sq.join_count(7, 7)
+    for k in (4, 8):
+        res = breakscan.search(inst, breakscan.Schedule(k, 4), seed=0, node_limit=5_000_000)
+        assert res.board is not None
+        rep = verify(inst, res.board, "matches")
+        assert rep.ok and rep.score == joins - res.breaks >= joins - k
+
+
+def test_python_and_c_break_searches_walk_the_same_tree():
+    inst = read_instance(INSTANCES / "e2_5x5.txt")
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.Schedule(4, 2).allow(5, 5)
+    found = []
+    for engine in ("c", "python"):
+        s = breakscan.BreakSearcher(tables, 7, allow, engine)
+        code, nodes = s.step(5_000)
+        found.append((code, nodes, s.solution() if code == 1 else None))
+    assert found[0] == found[1]
+
+
+def test_search_backend_scores_boards_with_objective(cli):
+    proc = cli("solve", INSTANCES / "e2_6x6.txt", "-b", "search", "--objective", "matches",
+               "-t", "20", "--json")
+    out = json.loads(proc.stdout)
+    assert out["verified"] and out["objective"] == JOINS_6  # 0 breaks reachable on 6x6
+
+
+def test_portfolio_for_matches_runs_lns_and_memetic_and_streams_progress(cli, tmp_path):
+    log = tmp_path / "progress.jsonl"
+    proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "portfolio", "--objective", "matches",
+               "-t", "6", "--threads", "2", "--json", "--progress-jsonl", log)
+    out = json.loads(proc.stdout)
+    assert out["verified"] and out["status"] in ("feasible", "solved")
+    assert set(out["stats"]["threads"]) == {"cpsat", "lns"}  # a small board
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines and lines[-1]["score"] == out["objective"]
+    assert all(a["score"] < b["score"] for a, b in zip(lines, lines[1:], strict=False))
+    assert {x["source"] for x in lines} <= {"backtracker", "lns", "cpsat"}
+
+
+def test_large_boards_race_lns_and_memetic_for_matches():
+    from tesserae.families.edgematch.model import FAMILY
+
+    big = read_instance(INSTANCES / "e2_16x16.txt")
+    assert FAMILY.objective_backends(big) == ("lns", "memetic")
+    assert FAMILY.objective_backends(read_instance(INSTANCES / "e2_5x5.txt"))[0] == "cpsat"
+
+
+def test_memetic_backend_returns_a_verified_board():
+    from tesserae.families.edgematch import memetic
+
+    inst = read_instance(INSTANCES / "e2_7x7.txt")
+    # no break-search seeds (they solve 7x7 outright): the GA starts from random boards
+    out = memetic.solve(inst, SolveOptions(time_limit=6, objective="matches",
+                                           params={"memetic_every": "2", "seeds": "0",
+                                                   "memetic_seconds": "0.5"}))
+    rep = verify(inst, out.solution, "matches")
+    assert rep.ok and rep.score == out.objective
+    assert out.stats["repairs_lns"] >= 1
+
+
+@needs_e2_data()
+def test_the_official_set_gets_its_start_piece_and_clues_on_request():
+    path = E2_DATA / "e2_256.txt"
+    inst = read_instance(path)
+    assert inst.fixed == official.START
+    from tesserae.families.edgematch.model import FAMILY
+
+    FAMILY.prepare(inst, {"clues": "on"})
+    assert inst.fixed == {**official.START, **official.CLUES}
+    for name in ("e2_board_blackwood_470.txt", "e2_board_verhaard_467.txt"):
+        board = FAMILY.read_solution(read_instance(path), E2_DATA / name)
+        assert verify(read_instance(path), board, "matches").ok
+
+
+def test_clues_on_another_instance_is_an_input_error(cli):
+    proc = cli("solve", INSTANCES / "e2_4x4.txt", "--clues", "on")
+    assert proc.returncode == 2 and "official" in proc.stderr
+
+
+@pytest.mark.parametrize("flag", ["--breaks", "--break-from"])
+def test_bad_break_options_are_input_errors(cli, flag):
+    proc = cli("solve", INSTANCES / "e2_4x4.txt", "-b", "search", "--objective", "matches",
+               flag, "-3")
+    assert proc.returncode == 2
+
+
+def test_row_research_repairs_scrambled_rows_with_the_rest_fixed():
+    inst, sol = planted("e2_6x6.txt")
+    rows = [r * 6 + c for r in (2, 3) for c in range(6)]
+    board, bad = scrambled(inst, sol, rows, seed=4)
+    assert verify(inst, bad, "matches").score < JOINS_6
+    found = breakscan.research_rows(inst, bad, range(2, 4), seed=0, node_limit=1_000_000)
+    assert found is not None and found[1] == 0
+    assert all(found[0][c] == bad[c] for c in bad if c[0] not in (2, 3))
+    assert verify(inst, found[0], "matches").score == JOINS_6
