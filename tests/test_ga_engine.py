@@ -315,3 +315,66 @@ def test_solved_hook_ends_the_run_on_a_solution_whatever_its_fitness():
     assert res.solved and res.stop_reason == "target"
     assert int(res.best.sum()) == 3  # not the fittest genome: that would have more ones
     assert res.stats()["evaluations_to_best"] <= res.evaluations
+
+
+class Constant(OneMax):
+    """Bit strings whose mutation writes one fixed string: a child that is known in advance."""
+
+    def __init__(self, n: int, child: list[int]) -> None:
+        super().__init__(n)
+        self.child = np.array(child)
+
+    def mutate(self, pop, rng):
+        pop[:] = self.child
+        return pop
+
+
+def one_step(child: list[int], pop: list[list[int]], **cfg):
+    """One steady-state step (one child, no crossover, always mutated) on 4-bit OneMax."""
+    from tesserae.backends.ga import _Run
+
+    enc = Constant(4, child)
+    config = GAConfig(population=len(pop), steady_batch=1, crossover_rate=0.0,
+                      mutation_rate=1.0, max_evaluations=1000, seed=0, **cfg)
+    run = _Run(enc, config, SolveOptions(), None)
+    pop = np.array(pop)
+    fit = enc.fitness(pop)
+    run.note(pop, fit)
+    step = run.replace_worst if config.replacement == "replace_worst" else run.steady
+    improved = step(pop, fit)
+    return pop.tolist(), fit.tolist(), improved
+
+
+def test_replace_worst_step_puts_the_child_in_the_worst_place_even_if_worse():
+    # fitnesses 2, 1, 3, 1: the worst is slot 1 (first of equals); the child 0000 scores 0
+    pop, fit, improved = one_step([0, 0, 0, 0], [[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0],
+                                                 [0, 0, 0, 1]], replacement="replace_worst",
+                                  selection="tournament", tournament_k=2)
+    assert pop == [[1, 1, 0, 0], [0, 0, 0, 0], [1, 1, 1, 0], [0, 0, 0, 1]]
+    assert fit == [2, 0, 3, 1] and not improved
+
+
+def test_rts_step_replaces_the_nearest_member_only_if_the_child_is_better():
+    # at progress 0 the window is the whole population; child 1111 (fitness 4) is at Hamming
+    # distance 4, 1, 2, 3 from the members: the nearest, 1110 (fitness 3), makes way
+    members = [[0, 0, 0, 0], [1, 1, 1, 0], [0, 0, 1, 1], [1, 0, 0, 0]]
+    pop, fit, improved = one_step([1, 1, 1, 1], members, replacement="steady_state",
+                                  selection="random")
+    assert pop == [[0, 0, 0, 0], [1, 1, 1, 1], [0, 0, 1, 1], [1, 0, 0, 0]] and improved
+    assert fit == [0, 4, 2, 1]
+    # child 0110 (fitness 2): nearest is 1110 (distance 1, fitness 3), better than the child,
+    # so nothing changes although the child beats members 0 and 3
+    pop, fit, improved = one_step([0, 1, 1, 0], members, replacement="steady_state",
+                                  selection="random")
+    assert pop == members and not improved
+
+
+def test_random_selection_is_uniform_whatever_the_fitness():
+    rng = np.random.default_rng(0)
+    fit = np.array([0.0, 1.0, 2.0, 10.0])
+    counts = np.bincount(select(fit, 4000, GAConfig(selection="random"), rng), minlength=4)
+    assert all(900 < c < 1100 for c in counts)  # 1000 each expected, sd 27
+    cfg = GAConfig(population=30, max_evaluations=20_000, replacement="replace_worst",
+                   selection="random", seed=4)
+    res = evolve(OneMax(20), cfg)
+    assert res.solved and res.evaluations <= 20_000

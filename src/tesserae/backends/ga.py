@@ -62,7 +62,10 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
   numbers (tournaments, coin flips, windows) come from pre-drawn ``RandomBlocks``, distances
   are computed once per step for all children, and a child no better than the worst member is
   not compared at all (it could replace nobody). Encodings may keep a ``RandomBlocks`` too.
-* Selection: ``"tournament"`` (size ``tournament_k``), ``"truncation"`` (parents drawn from the
+* Replace worst (``replacement="replace_worst"``): steady state without niching; each child
+  replaces the worst member of the population, whatever its own fitness (first of equals).
+* Selection: ``"random"`` (uniform, with replacement), ``"tournament"`` (size ``tournament_k``),
+  ``"truncation"`` (parents drawn from the
   best ``truncation`` fraction, uniformly, or proportionally to sigma-scaled fitness with
   ``sigma_scaling``), ``"roulette"`` (whole population, sigma-scaled or shifted fitness),
   ``"linear_ranking"`` (by rank: ``linear_ranking_probabilities`` with pressure
@@ -125,13 +128,13 @@ class GAConfig:
     time_limit: float | None = None
     seed: int | None = None  # None: opts.seed
     # selection
-    selection: str = "tournament"  # tournament | truncation | roulette | linear_ranking
+    selection: str = "tournament"  # tournament | truncation | roulette | linear_ranking | random
     tournament_k: int = 3
     ranking_pressure: float = 1.5  # s of linear ranking, 1 < s <= 2
     truncation: float = 0.5  # fraction of the population allowed to parent (truncation)
     sigma_scaling: bool = False
     # replacement
-    replacement: str = "generational"  # generational | steady_state
+    replacement: str = "generational"  # generational | steady_state | replace_worst
     elitism: float = 0.0  # fraction of the population copied unchanged (at least 1 if > 0)
     elite_replaces_worst: bool = False  # breed a full population; elite replace the worst
     immigrants: float = 0.0  # fraction replaced by random genomes each generation
@@ -281,6 +284,8 @@ def linear_ranking_probabilities(size: int, pressure: float) -> np.ndarray:
 def select(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator) -> np.ndarray:
     """Indices of n parents."""
     size = len(fit)
+    if cfg.selection == "random":
+        return rng.integers(0, size, n)
     if cfg.selection == "tournament":
         cand = rng.integers(0, size, (n, max(1, cfg.tournament_k)))
         return cand[np.arange(n), np.argmax(fit[cand], axis=1)]
@@ -457,6 +462,8 @@ class _Run:
             cand = draws.integers(len(fit), 2 * pairs * k)
             key = fit.__getitem__
             par = [max(cand[t:t + k], key=key) for t in range(0, 2 * pairs * k, k)]
+        elif draws is not None and c.selection == "random":
+            par = draws.integers(len(fit), 2 * pairs)
         else:
             par = select(fit, 2 * pairs, c, rng)
         coins = draws.uniform if draws is not None else (lambda m: rng.random(m).tolist())
@@ -558,6 +565,16 @@ class _Run:
                         [dist_fn(kids[i][None, :], kid)[0] for kid in later]
         return max(kf) > self.best_fit
 
+    def replace_worst(self, pop: np.ndarray, fit: np.ndarray) -> bool:
+        """One steady-state step without niching, in place: each child takes the place of the
+        worst member, better or not; True when a child beats the best so far."""
+        kids = self.children(pop, fit, max(1, self.cfg.steady_batch), self.draws)
+        kf = self.evaluate(kids).tolist()
+        for kid, f in zip(kids, kf, strict=True):
+            j = int(fit.argmin())
+            pop[j], fit[j] = kid, f
+        return max(kf) > self.best_fit
+
     def hamming(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Genes that differ, counted along the last axis (a product with ones: numpy sums
         short rows of booleans several times slower)."""
@@ -638,15 +655,17 @@ class _Run:
         fit = self.evaluate(pop)
         self.note(pop, fit)
         self.curve.add(0, self.evaluations, self.best_fit, fit)
-        steady = c.replacement == "steady_state"
-        if c.replacement not in ("generational", "steady_state"):
+        steps = {"steady_state": self.steady, "replace_worst": self.replace_worst,
+                 "generational": None}
+        if c.replacement not in steps:
             raise ValueError(f"unknown replacement {c.replacement!r}")
+        steady = steps[c.replacement]
         step_evals = 0
         reason = self.stop_reason()
         while reason is None:
             before = self.best_fit
-            if steady:
-                if self.steady(pop, fit):
+            if steady is not None:
+                if steady(pop, fit):
                     self.note(pop, fit)
                 step_evals += max(1, c.steady_batch)
                 new_gen = step_evals >= c.population
@@ -768,14 +787,15 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "population": ("population", _positive_int, "an integer >= 2"),
     "generations": ("generations", _positive_int, "a positive integer"),
     "evaluations": ("max_evaluations", _positive_int, "a positive integer"),
-    "selection": ("selection", _choice("tournament", "truncation", "roulette", "linear_ranking"),
-                  "tournament, truncation, roulette or linear-ranking"),
+    "selection": ("selection", _choice("tournament", "truncation", "roulette", "linear_ranking",
+                                       "random"),
+                  "tournament, truncation, roulette, linear-ranking or random"),
     "tournament": ("tournament_k", _positive_int, "a positive integer"),
     "ranking_pressure": ("ranking_pressure", _pressure, "a number in (1, 2]"),
     "truncation": ("truncation", _fraction, "a fraction in [0, 1]"),
     "sigma_scaling": ("sigma_scaling", _bool, "on or off"),
-    "replacement": ("replacement", _choice("generational", "steady_state"),
-                    "generational or steady-state"),
+    "replacement": ("replacement", _choice("generational", "steady_state", "replace_worst"),
+                    "generational, steady-state or replace-worst"),
     "elitism": ("elitism", _fraction, "a fraction in [0, 1]"),
     "elite_replaces_worst": ("elite_replaces_worst", _bool, "on or off"),
     "immigrants": ("immigrants", _fraction, "a fraction in [0, 1]"),
