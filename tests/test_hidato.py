@@ -146,15 +146,81 @@ def test_other_cpsat_models(model):
 
 def test_ga_solves_19_cells_and_cli_reports_it():
     inst = FAMILY.read_instance(G19)
-    out = ga.solve(inst, SolveOptions(seed=1, time_limit=60))
-    assert out.status == Status.SOLVED, out.stats
-    assert out.objective == 2 * inst.n - 2 and verify(inst, out.solution).ok
+    for params in ({}, {"rts": "off"}):  # the paper's GA, then its variant without niching
+        out = ga.solve(inst, SolveOptions(seed=1, params=params))
+        assert out.status == Status.SOLVED, (params, out.stats)
+        assert out.objective == 2 * inst.n - 2 and verify(inst, out.solution).ok
+        assert 0 < out.stats["evaluations"] <= 200_000
     res = run_cli("solve", G19, "--backend", "ga", "--seed", "1", "--json", "--population", "40")
     data = json.loads(res.stdout)
     assert res.returncode in (0, 4) and data["stats"]["max_fitness"] == 36
     assert data["verified"] == (data["status"] == "solved")
     bad = run_cli("solve", G19, "--backend", "ga", "--rts", "maybe")
     assert bad.returncode == 2 and "--rts" in bad.stderr
+    bad = run_cli("solve", G19, "--backend", "ga", "--preset", "fast")
+    assert bad.returncode == 2 and "paper" in bad.stderr and "tuned" in bad.stderr
+
+
+def test_presets_paper_by_default_and_rts_off_is_the_papers_variant():
+    def cfg(**params):
+        return ga.config(SolveOptions(params=params))
+
+    paper = cfg()
+    assert (paper.population, paper.max_evaluations) == (250, 200_000)
+    assert (paper.selection, paper.replacement, paper.crossover_rate, paper.mutation_rate) == \
+        ("random", "steady_state", 0.9, 0.1)
+    assert (paper.rts_start, paper.rts_end) == (1.0, 0.1)
+    assert (paper.cbgi, paper.cbgi_start, paper.cbgi_period, paper.cbgi_threshold) == \
+        (True, 0.2, 0.05, 0.2)
+    plain = cfg(rts="off")  # Section 3.1: binary tournament, the child replaces the worst
+    assert (plain.selection, plain.tournament_k, plain.replacement, plain.cbgi) == \
+        ("tournament", 2, "replace_worst", True)
+    assert plain.mutation_rate == 0.1 and plain.crossover_rate == 0.9
+    tuned = cfg(preset="tuned")
+    assert (tuned.selection, tuned.mutation_rate) == ("tournament", 0.5)
+    assert cfg(preset="tuned", rts="off").replacement == "generational"
+    assert len(ga.PRESETS["tuned"].differences) == 3 and not ga.PRESETS["paper"].differences
+    assert cfg(rts="off", replacement="steady-state").replacement == "steady_state"  # CLI wins
+
+
+def test_paper_fitness_of_a_hand_scored_board(g19, g19_solution):
+    import numpy as np
+
+    enc = ga.HidatoEncoding(g19)
+    cell_of = {k: c for c, k in g19_solution.items()}
+    board = dict(g19_solution)
+    board[cell_of[10]], board[cell_of[12]] = 12, 10
+    # 10 and 12 exchanged: 9-10 and 12-13 no longer touch, 10-11 and 11-12 still do, so
+    # 16 of the 18 pairs are adjacent and each counts once from either end: 32 (optimum 36)
+    assert enc.fitness(np.stack([enc.encode(board), enc.encode(g19_solution)])).tolist() == \
+        [32.0, 36.0]
+
+
+def test_pmx_by_hand():
+    # cuts 3..6: the child takes 4 5 6 from the first parent; of the second parent's 1 6 8,
+    # 6 is already in, 1 goes where 4 was in the second parent (slot 7), and 8 follows
+    # 6 -> 5 to slot 2
+    p1, p2 = [1, 2, 3, 4, 5, 6, 7, 8], [3, 7, 5, 1, 6, 8, 2, 4]
+    assert ga.pmx(p1, p2, 3, 6) == [3, 7, 8, 4, 5, 6, 2, 1]
+    assert ga.pmx(p2, p1, 3, 6) == [4, 2, 3, 1, 6, 8, 7, 5]
+
+
+def test_paper_swap_mutation_rate():
+    import numpy as np
+
+    from tesserae.backends.ga import _Run
+
+    inst = FAMILY.read_instance(G37)
+    enc = ga.HidatoEncoding(inst)
+    cfg = ga.config(SolveOptions(params={"crossover_rate": "0"}))  # mutation alone
+    run = _Run(enc, cfg, SolveOptions(seed=5), None)
+    pop = enc.random(run.rng, 250)
+    fit = enc.fitness(pop)
+    kids = np.concatenate([run.children(pop, fit, 2, run.draws) for _ in range(2000)])
+    nearest = np.stack([(pop != k).sum(axis=1).min() for k in kids])
+    # a child is a copy of its parent, or the parent with two genes swapped
+    assert set(nearest.tolist()) == {0, 2}
+    assert 0.085 < (nearest == 2).mean() < 0.115  # 10% of 4000 expected, sd 0.5%
 
 
 def test_ga_encoding_fitness_and_cbgi_fix(g19, g19_solution):

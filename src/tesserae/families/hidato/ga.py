@@ -1,18 +1,22 @@
-"""A genetic algorithm for Hidato, after da Silva and de Magalhães (CBIC 2017, CEC 2018).
+"""The genetic algorithm of da Silva and de Magalhães for Beehive Hidato (CBIC 2017).
 
 Genome: the free numbers (those not given) as a permutation over the free cells, in row
-order; givens never move. Fitness: for every number k, one point for each of its path
-neighbours k-1 and k+1 that sits in a cell adjacent to k's cell. Each adjacent consecutive
-pair therefore scores twice, and a solution scores 2N-2 (the paper's optimum); the GA is
-solved exactly when every pair k, k+1 touches. Operators: PMX crossover, swap mutation.
+order (top left to bottom right); givens never move. Fitness: for every number k, one point
+for each of its path neighbours k-1 and k+1 that sits in a cell adjacent to k's cell, so a
+solution scores 2N-2 (the paper's optimum: 36 on 19 cells, 72 on 37).
 
-Defaults follow the paper: population 250, 2e5 evaluations, steady-state replacement with
-restricted tournament selection (RTS: each child replaces the most similar member of a
-random window, if better; the window shrinks from 100% to 10% of the population), and CBGI
-(from 20% of the budget, every 5%, the most converged gene of the best individual is fixed
-in the whole population when its frequency exceeds c = 20%). `--rts off` swaps RTS for a
-generational GA with one elite; `--cbgi off` disables gene insertion. Every engine
-parameter of backends/ga.py is accepted too (`--tournament 2`, `--mutation-rate 0.5`, ...).
+`--preset paper` (the default) is the paper's algorithm: population 250, at most 2e5 fitness
+evaluations or until the optimum; a steady-state GA whose parents are drawn at random; PMX
+crossover with probability 0.9, then swap mutation (two random genes exchange their values)
+with probability 0.1; each child replaces the most similar of w random members if it is better
+(restricted tournament selection, RTS; distance = cells holding different numbers; w falls
+linearly from 100% to 10% of the population over the budget); and CBGI: from S = 20% of the
+budget, every 5%, the gene of the best individual whose value is most frequent at its place in
+the population is fixed, when that frequency exceeds c = 20%. `--rts off` is the paper's
+variant without niching: binary-tournament parents, each child replaces the worst member.
+`--cbgi off` turns gene insertion off. `--preset tuned` keeps our earlier settings; its
+differences from the paper are listed in PRESETS. Every engine parameter of backends/ga.py is
+accepted too (`--tournament 2`, `--mutation-rate 0.5`, ...) and overrides the preset.
 """
 
 from __future__ import annotations
@@ -26,23 +30,48 @@ from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import HidatoInstance
 
-PARAMS = (*engine.ENGINE_PARAMS, "rts")
-DEFAULTS = engine.GAConfig(
+PARAMS = (*engine.ENGINE_PARAMS, "rts", engine.PRESET_PARAM)
+
+PAPER = engine.GAConfig(
     population=250,
     max_evaluations=200_000,
-    selection="tournament",
-    tournament_k=2,
+    selection="random",
     replacement="steady_state",
-    steady_batch=2,
+    steady_batch=2,  # PMX gives two children; each is offered to the population in turn
     rts_start=1.0,
     rts_end=0.1,
     crossover_rate=0.9,
-    mutation_rate=0.5,
+    mutation_rate=0.1,
     cbgi=True,
     cbgi_start=0.2,
     cbgi_period=0.05,
     cbgi_threshold=0.2,
 )
+PRESETS = {
+    "paper": engine.Preset(
+        "paper", PAPER,
+        # Section 3.1: no niching; binary tournaments choose the parents, a child replaces
+        # the worst member; everything else stays
+        {"without_rts": {"selection": "tournament", "tournament_k": 2,
+                         "replacement": "replace_worst"}},
+        "da Silva & de Magalhaes 2017 as published: random parents, PMX 0.9, swap 0.1, RTS "
+        "(window 100% -> 10%), CBGI (S 20%, epoch 5%, c 20%), population 250, 2e5 evaluations; "
+        "--rts off: binary tournament, replace the worst",
+    ),
+    "tuned": engine.Preset(
+        "tuned",
+        dataclasses.replace(PAPER, selection="tournament", tournament_k=2, mutation_rate=0.5),
+        # one elite: elitism > 0 always keeps at least one individual, whatever the population
+        {"without_rts": {"replacement": "generational", "elitism": 1 / 250}},
+        "our earlier setting: binary tournaments and swap rate 0.5",
+        (
+            "parents by binary tournament (paper: drawn at random)",
+            "swap mutation applied to 50% of the children (paper: 10%)",
+            "--rts off is a generational GA with one elite (paper: steady state, binary "
+            "tournament, the child replaces the worst member)",
+        ),
+    ),
+}
 
 
 class HidatoEncoding:
@@ -192,14 +221,16 @@ def _on(text: str) -> bool:
 
 
 def config(opts: SolveOptions) -> engine.GAConfig:
+    """The preset's engine settings, `--rts off` applied, then explicit engine parameters."""
     unknown = sorted(set(opts.params) - set(PARAMS) - {"cpsat"})
     if unknown:
         raise InputError(f"unknown option(s) for the hidato GA: "
                          f"{', '.join('--' + k.replace('_', '-') for k in unknown)}")
-    cfg = engine.apply_params(DEFAULTS, opts.params)
+    preset = engine.choose_preset(PRESETS, opts.params)
+    cfg = preset.config
     if "rts" in opts.params and not engine.convert(opts.params, "rts", _on, "on or off"):
-        cfg = dataclasses.replace(cfg, replacement="generational", elitism=1 / cfg.population)
-    return cfg
+        cfg = dataclasses.replace(cfg, **preset.options["without_rts"])
+    return engine.apply_params(cfg, opts.params)
 
 
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
