@@ -181,6 +181,10 @@ def test_presets_paper_by_default_and_rts_off_is_the_papers_variant():
     assert cfg(preset="tuned", rts="off").replacement == "generational"
     assert len(ga.PRESETS["tuned"].differences) == 3 and not ga.PRESETS["paper"].differences
     assert cfg(rts="off", replacement="steady-state").replacement == "steady_state"  # CLI wins
+    shown = run_cli("solve", "--help").stdout  # every difference of the tuned preset is listed
+    assert "hidato --backend ga" in shown and "--preset paper (default)" in shown
+    assert all(d.split()[0] in shown for d in ga.PRESETS["tuned"].differences)
+    assert "swap mutation applied to 50%" in shown
 
 
 def test_paper_fitness_of_a_hand_scored_board(g19, g19_solution):
