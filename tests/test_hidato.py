@@ -313,3 +313,28 @@ def test_render_png_and_svg(tmp_path):
         assert res.returncode == 0, res.stderr
         assert (tmp_path / name).stat().st_size > 1000
     assert "<svg" in (tmp_path / "b.svg").read_text()[:500]
+
+
+def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
+    import importlib.util
+    import statistics
+
+    path = INSTANCES.parent / "scripts" / "reproduce_hidato.py"
+    spec = importlib.util.spec_from_file_location("reproduce_hidato", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    # the transcribed rows give back the 'average' lines the paper prints under each table
+    printed = {"1": (36.0, 8015.21, 1.00), "2": (70.26, 95623.15, 0.45),
+               "3": (36.0, 7580.6, 1.00), "4": (70.45, 90946.56, 0.46),
+               "5": (35.11, 3015.55, 0.71), "6": (61.04, 18352.03, 0.0)}
+    for table, (best, fes, sr) in printed.items():
+        rows = list(script.paper_rows(table).values())
+        assert len(rows) == (10 if table in "135" else 11)
+        assert statistics.fmean(r[1] for r in rows) == pytest.approx(best, abs=0.01)
+        assert statistics.fmean(r[3] for r in rows) == pytest.approx(fes, abs=0.1)
+        assert statistics.fmean(r[5] for r in rows) == pytest.approx(sr, abs=0.01)
+    pairs = script.pairing()
+    assert pairs[4].name == "hidato_19_08.txt"  # the only 6-given board of each
+    assert pairs[13].name in {"hidato_37_01.txt", "hidato_37_04.txt", "hidato_37_06.txt"}
+    same = sum(len(FAMILY.read_instance(p).givens) == script.GIVENS[k] for k, p in pairs.items())
+    assert same == 17  # of 21: the givens our boards happen to have
