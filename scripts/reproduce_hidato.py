@@ -151,7 +151,7 @@ def make_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
 # --- the page --------------------------------------------------------------------------------
 def paper_cell(v: list[float]) -> str:
     best, mean, sd, fes, fes_sd, sr = v
-    return f"{best:g} / {mean:.2f} ± {sd:.2f} / {fes:,.0f} ± {fes_sd:,.0f} / {sr:.2f}"
+    return f"{rp.fmt(best, 2)} / {mean:.2f} ± {sd:.2f} / {fes:,.0f} ± {fes_sd:,.0f} / {sr:.2f}"
 
 
 def our_cell(s: dict | None) -> str:
