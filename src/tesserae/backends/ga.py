@@ -29,6 +29,9 @@ and optionally::
     fix(pop, genes: dict[int, int]) -> pop       enforce gene -> value on every row (CBGI);
                                                  a permutation encoding swaps values into place
     repair(genome, rng) -> genome                local improvement, called on stall
+    deadline: float | None                       set by the engine to the perf_counter() time
+                                                 the run must end by; a repair that can take
+                                                 long stops there
     distance(pop, genome) -> (n,) array          for RTS; default: Hamming distance
     solved(pop) -> (n,) bool array               which genomes are solutions, for a fitness
                                                  that does not mark them (see below)
@@ -639,7 +642,13 @@ class _Run:
             # the best keeps being polished; the others bring diversity into the repair
             others = self.rng.choice(np.arange(1, len(fit)), k - 1, replace=False)
             order = np.concatenate([order[:1], np.argsort(-fit, kind="stable")[others]])
-        fixed = self.enforce(np.stack([fn(pop[i].copy(), self.rng) for i in order]))
+        done = []
+        for i in order:  # a repair may take seconds: none starts once the time is up
+            done.append(fn(pop[i].copy(), self.rng))
+            if self.time_limit is not None and self.elapsed() >= self.time_limit:
+                break
+        order = order[:len(done)]
+        fixed = self.enforce(np.stack(done))
         pop[order] = fixed
         fit[order] = self.evaluate(fixed)
         self.repairs += len(order)
@@ -647,6 +656,8 @@ class _Run:
 
     def run(self, seeds: list[np.ndarray]) -> GAResult:
         c, enc = self.cfg, self.enc
+        if hasattr(enc, "deadline"):  # long operators (repairs) watch the clock themselves
+            enc.deadline = None if self.time_limit is None else self.t0 + self.time_limit
         pop = enc.random(self.rng, c.population)
         if seeds:
             k = min(len(seeds), c.population)
