@@ -207,6 +207,17 @@ NOTES = """## Where our instances or readings differ
   fixed the focal colours before a run (by his arc-counting test, sec. 3.3), and the Genius
   pair he reports is red with yellow or with blue, so the GA's task is the same when the
   colours match his; only Genius may differ (he names red and yellow in Figure 13).
+* **The Super puzzles as he states them** ship as `tantrix_super_<name>_open.txt` (goal
+  colours `any`). The search backend counts every colour choice exhaustively
+  (`tesserae solve instances/tantrix_super_genius_open.txt --backend search --count
+  --threads 1`, 30.6 CPU min): Genius with two lines of open colours has 134,604 solutions
+  up to translation and rotation (461,416 as met from both line ends). By colour pair, in
+  solutions met from both ends: red + blue 2 (one solution, the shipped puzzle's), red +
+  yellow 88, yellow + blue 0, and pairs with green 145,844 (red), 293,196 (yellow) and
+  22,286 (blue): a green line runs through the few tiles that carry green. Downing's "3
+  known solutions" (2 red + yellow, 1 blue + red) is therefore a lower bound: red + blue
+  is confirmed unique, red + yellow has more. Professor (two loops, open colours) has 2
+  solutions, both yellow + blue; Junior (one loop, any colour) 48.
 * **White 9-loop**: our file says `loop any`; the paper preset fixes the focal colour by
   Downing's arc-counting test (an even number of 60-degree arcs), which leaves blue, as in
   his table.

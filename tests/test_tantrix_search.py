@@ -196,3 +196,15 @@ def test_open_colours_count_every_choice_once(tmp_path):
     fixed = [count(f"goal line {a}\ngoal line {b}") for a, b in pairs]
     assert fixed == [4, 77, 12, 0]
     assert count("goal line any\ngoal line any") == sum(fixed) == 93
+
+
+@pytest.mark.parametrize(("name", "count", "choices"), [
+    ("junior", 48, None),  # one loop of any colour: the loop search tries every colour
+    ("professor", 2, {"loop yellow + loop blue": 12}),  # only yellow and blue close
+])
+def test_super_puzzles_with_open_colours(name, count, choices):
+    path = INSTANCES / f"tantrix_super_{name}_open.txt"
+    res = solve_file(path, "search", SolveOptions(count=True, threads=1, time_limit=120))
+    assert res.stats["complete"] is True and res.count == count
+    if choices:
+        assert {k: v for k, v in res.stats["colour_choices"].items() if v} == choices
