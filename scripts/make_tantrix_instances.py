@@ -1,20 +1,23 @@
 """Write the shipped Tantrix instance files: Discovery 3..30, Rainbow, Super 5, pyramids, and the
-fixed-board "challenge n" puzzles (the 10 Discovery tiles repeated).
+fixed-board "challenge n" puzzles of Kino & Uno (the 10 Discovery tiles repeated, one loop in
+the colour of the lowest digit of n, `tesserae.families.tantrix.challenge`).
 
-Each challenge n comes as two boards, both admitting a known solution (checked by the verifier
-before they are written): `challenge_n`, exactly the shape of that solution, one tile per place
-as in Kino & Uno's setting; and `challenge_n_slack`, the same plus one empty cell at the right
-end of each row, where a model must also learn which places stay empty. Up to
-n = 40 the solution is one CP-SAT finds for the free-shape puzzle (free shapes of 60 and more
-tiles are out of its reach). Larger loops (multiples of 10) grow on a band three cells high:
-CP-SAT finds a 20-tile loop there, then repeatedly opens a gap of a few columns in the loop and
-refills it, with the rest held fixed, using one more copy of tiles 1..10.
+Challenge boards, n = 5, 10, ..., 60, 70, 80, 90, 100: compact shapes. CP-SAT (one worker,
+the seed, a deterministic time budget, so the same seed gives the same board on any machine)
+places the n tiles on the REGION cells nearest a centre, a near-regular hexagon about n /
+DENSITY cells large, where cells may stay empty; the cells of the loop it finds are the
+board, one tile per place as in the paper. From GROW_FROM tiles up (and where that fails
+below), the solution for n - 10 (same loop colour) grows instead: the tiles within WINDOW
+cells of an empty cell next to it are freed, and CP-SAT refills that window with them and
+one more copy of tiles 1..10.
 
-    .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--time-limit S]
-        [--challenges 10,20,...] [--exact-from-slack]
+The earlier boards stay as their own set, with a red loop for every n (the full set's back
+colour of tile 10; the paper's rule gives blue): `challenge_band_n` (50..100, loops grown on
+a band three cells high) and `challenge_n_slack` (10..100, one empty place at the end of each
+row); `--bands` writes them again.
 
-`--exact-from-slack` writes the exact boards from the shipped slack boards (dropping the last
-cell of each row) instead of searching for solutions again.
+    .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--seed 1]
+        [--budget 600] [--challenges 5,10,...]  [--bands]
 """
 
 from __future__ import annotations
@@ -27,12 +30,11 @@ from tesserae.backends import cpsat as runner
 from tesserae.core import hexgrid as hx
 from tesserae.core.result import Solution, SolveOptions
 from tesserae.families.tantrix import catalogue as cat
-from tesserae.families.tantrix import cpsat
+from tesserae.families.tantrix import challenge, cpsat
 from tesserae.families.tantrix.model import (
     Goal,
     TantrixInstance,
     format_instance,
-    read_instance,
     verify,
 )
 from tesserae.families.tantrix.region import fixed_layout
@@ -68,26 +70,91 @@ def write(name: str, inst: TantrixInstance, comment: str) -> None:
     print("wrote", path)
 
 
+BAND_COLOUR = "red"  # the earlier boards' loop colour, kept for the band and slack set
+SIZES = (*range(5, 61, 5), 70, 80, 90, 100)
+# challenge 50 found a loop on the 61 cells of a hexagon of side 5; 0.75 leaves a little room
+DENSITY, WINDOW, GROW_FROM = 0.75, 3, 60
+
+
 def challenge_tiles(n: int) -> list[int]:
-    """Kino & Uno: tile i of the 10 Discovery tiles is used ceil((n + 1 - i) / 10) times."""
-    return [i for i in range(1, 11) for _ in range(math.ceil((n + 1 - i) / 10))]
+    return challenge.challenge_tiles(n)
 
 
-def challenge_colour(n: int) -> str:
-    """The colour of the lowest digit's tile (n mod 10, or 10)."""
-    return cat.back(n % 10 or 10)
+def compact_region(n: int) -> list[hx.Hex]:
+    """The ceil(n / DENSITY) cells nearest the origin (hex distance, then straight-line
+    distance, then angle): a near-regular hexagon."""
+    def key(c: hx.Hex) -> tuple:
+        x, y = c[0] + c[1] / 2, c[1] * math.sqrt(3) / 2
+        return hx.distance(c, (0, 0)), round(math.hypot(x, y), 6), round(math.atan2(y, x), 6)
+    size = math.ceil(n / DENSITY)
+    ring = 1
+    while 3 * ring * (ring + 1) + 1 < size:
+        ring += 1
+    return sorted(hx.hexagon(ring + 1), key=key)[:size]
 
 
-def free_shape_solution(n: int, time_limit: float) -> Solution | None:
-    """A solution of the free-shape challenge puzzle (CP-SAT; practical up to about 40 tiles)."""
-    free = TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))])
-    out = cpsat.solve(free, SolveOptions(time_limit=time_limit, threads=8, seed=n))
+def solve_region(n: int, region: list[hx.Hex], seed: int, budget: float,
+                 keep: Solution | None = None, empty=()) -> Solution | None:
+    """Challenge n on `region` (cells may stay empty), `keep` placed and `empty` left empty;
+    one CP-SAT worker with a deterministic time budget, so reproducible from the seed."""
+    inst = challenge.challenge_instance(n, region)
+    compiled = cpsat.TantrixCpsat(fixed_layout(inst))
+    if keep:
+        compiled.fix(keep)
+    for c in empty:
+        compiled.model.add(compiled.y[c] == 0)
+    out = runner.run(compiled, SolveOptions(seed=seed), num_workers=1,
+                     max_deterministic_time=budget)
+    if out.solution is None or not verify(challenge.challenge_instance(n), out.solution).ok:
+        return None
     return out.solution
 
 
-# Large loops grow on a band ROWS cells high: a loop found there is cut at a column, the part
-# right of the cut moves WIDTH columns right, and CP-SAT fills the gap plus MARGIN columns on
-# either side with one more copy of tiles 1..10 while everything else stays fixed.
+def grow(n: int, smaller: Solution, seed: int, budget: float, tries: int = 4
+         ) -> Solution | None:
+    """Challenge n from a solution of n - 10: free the window around an empty cell next to
+    the loop that holds the most empty cells (room for ten more tiles), refill it."""
+    region = compact_region(n)
+    inside = set(region)
+    shape = set(smaller)
+    rim = {nb for c in shape for nb in hx.neighbours(c) if nb in inside} - shape
+
+    def window(centre: hx.Hex) -> set[hx.Hex]:
+        return {c for c in region if hx.distance(c, centre) <= WINDOW}
+
+    ranked = sorted(rim, key=lambda c: (-len(window(c) - shape), region.index(c)))
+    for centre in ranked[:tries]:
+        free = window(centre)
+        keep = {c: p for c, p in smaller.items() if c not in free}
+        empty = [c for c in region if c not in free and c not in shape]
+        print(f"challenge {n}: refilling {len(free)} cells around {centre}", flush=True)
+        sol = solve_region(n, region, seed, budget / 2, keep, empty)
+        if sol is not None:
+            return sol
+    return None
+
+
+def compact_solutions(sizes, seed: int, budget: float):
+    """(n, solution, how) for each size, smallest first, as each is found. From GROW_FROM
+    tiles up, growing the board of n - 10 comes first: CP-SAT on the whole region of 80 or
+    more cells did not find a loop in budget 300."""
+    found: dict[int, Solution] = {}
+    for n in sorted(sizes):
+        sol, how = None, ""
+        if n >= GROW_FROM and n - 10 in found:
+            sol, how = grow(n, found[n - 10], seed + n, budget), f"the board of {n - 10} grown"
+        if sol is None:
+            sol, how = solve_region(n, compact_region(n), seed + n, budget), "CP-SAT"
+        if sol is None and n < GROW_FROM and n - 10 in found:
+            sol, how = grow(n, found[n - 10], seed + n, budget), f"the board of {n - 10} grown"
+        if sol is not None:
+            found[n] = sol
+        yield n, sol, how
+
+
+# The earlier large loops grew on a band ROWS cells high: a loop found there is cut at a
+# column, the part right of the cut moves WIDTH columns right, and CP-SAT fills the gap plus
+# MARGIN columns on either side with one more copy of tiles 1..10, the rest held fixed.
 ROWS, WIDTH, MARGIN, START = 3, 6, 2, 20
 
 
@@ -101,7 +168,7 @@ def column(cell: hx.Hex) -> int:
 
 
 def band_instance(n: int, cols: int) -> TantrixInstance:
-    return TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))],
+    return TantrixInstance(challenge_tiles(n), [Goal("loop", BAND_COLOUR)],
                            shape="board", board=band(ROWS, cols))
 
 
@@ -153,55 +220,65 @@ def grown_band_solutions(largest: int, time_limit: float,
     return out
 
 
-def _header(n: int, how: str, slack: bool) -> str:
-    where = (" plus one empty cell\nat the right end of each row." if slack else
-             ",\nexactly one tile per place (Kino & Uno's setting).")
+def _header(n: int, how: str, board: str) -> str:
     return (f"Kino & Uno challenge n = {n}: the 10 Discovery tiles repeated (tile i used\n"
-            f"ceil((n + 1 - i) / 10) times), one {challenge_colour(n)} loop through all tiles,\n"
+            f"ceil((n + 1 - i) / 10) times), one {challenge.challenge_colour(n)} loop through "
+            f"all tiles (the colour\nof the lowest digit on the Discovery box), on a fixed "
+            f"board: {board}\nthe shape of {how}.")
+
+
+def _band_header(n: int, slack: bool) -> str:
+    where = (" plus one empty cell\nat the right end of each row." if slack else
+             ",\nexactly one tile per place.")
+    how = ("a solution found by CP-SAT" if n <= 40 else
+           "a loop grown on a band three cells high")
+    return (f"Challenge n = {n} with a red loop (the earlier rule: the full set's back colour "
+            "of\ntile 10; Kino & Uno's rule gives blue): the 10 Discovery tiles repeated,\n"
             f"on a fixed board: the shape of {how}{where}")
 
 
-def _how(large: bool) -> str:
-    return ("a solution found by CP-SAT" if not large else
-            "a loop grown on a band three cells high\n"
-            f"(CP-SAT inserts ten tiles at a time into a {START}-tile loop)")
-
-
-def _board(n: int, cells, sol: Solution | None) -> TantrixInstance:
-    inst = TantrixInstance(challenge_tiles(n), [Goal("loop", challenge_colour(n))],
-                           shape="board", board=sorted(cells, key=lambda c: (c[1], c[0])))
+def _board(n: int, cells, sol: Solution | None, colour: str | None = None) -> TantrixInstance:
+    inst = challenge.challenge_instance(n, cells)
+    if colour is not None:
+        inst.goals = [Goal("loop", colour)]
     if sol is not None and not verify(inst, sol).ok:
         raise AssertionError(f"challenge {n}: the board does not hold its own solution")
     return inst
 
 
-def challenge(n: int, sol: Solution | None, large: bool, time_limit: float) -> None:
-    tiles, goals = challenge_tiles(n), [Goal("loop", challenge_colour(n))]
-    if sol is None or not verify(TantrixInstance(tiles, goals), sol).ok:
-        print(f"challenge {n}: no solution found in {time_limit} s; not written")
-        return
-    shape = set(sol)
-    # one extra cell per row on the right: empty places the model must learn to leave empty
-    extras = {(row[-1][0] + 1, row[-1][1]) for row in hx.rows_of(shape)}
-    write(f"challenge_{n}", _board(n, shape, sol), _header(n, _how(large), slack=False))
-    write(f"challenge_{n}_slack", _board(n, shape | extras, sol), _header(n, _how(large), True))
+def write_compact(sizes, seed: int, budget: float) -> None:
+    for n, sol, how in compact_solutions(sizes, seed, budget):
+        if sol is None:
+            print(f"challenge {n}: no solution found in budget {budget}; not written")
+            continue
+        write(f"challenge_{n}", _board(n, set(sol), sol),
+              _header(n, f"a solution found by {how} (seed {seed + n})", "one tile per "
+                      "place,"))
 
 
-def exact_from_slack(n: int, large: bool) -> None:
-    """The exact board of a shipped slack board: its rows without their last cell."""
-    slack = read_instance(OUT / f"tantrix_challenge_{n}_slack.txt")
-    cells = [c for row in hx.rows_of(slack.cells()) for c in row[:-1]]
-    if len(cells) != n:
-        raise AssertionError(f"challenge {n}: {len(cells)} places left, expected {n}")
-    write(f"challenge_{n}", _board(n, cells, None), _header(n, _how(large), slack=False))
+def write_bands(sizes, time_limit: float) -> None:
+    """The earlier set: band boards (50..100) and slack boards, red loops."""
+    grown = grown_band_solutions(max(sizes), time_limit)
+    for n in sizes:
+        sol = grown.get(n)
+        if sol is None:
+            print(f"band {n}: no solution found; not written")
+            continue
+        shape = set(sol)
+        extras = {(row[-1][0] + 1, row[-1][1]) for row in hx.rows_of(shape)}
+        write(f"challenge_band_{n}", _board(n, shape, sol, BAND_COLOUR), _band_header(n, False))
+        write(f"challenge_{n}_slack", _board(n, shape | extras, sol, BAND_COLOUR),
+              _band_header(n, True))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--challenge-only", action="store_true")
-    ap.add_argument("--time-limit", type=float, default=300)
-    ap.add_argument("--challenges", default="10,20,30,40,50,60,70,80,90,100")
-    ap.add_argument("--exact-from-slack", action="store_true")
+    ap.add_argument("--budget", type=float, default=600,
+                    help="CP-SAT deterministic time per board (about seconds on one core)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--challenges", default=",".join(map(str, SIZES)))
+    ap.add_argument("--bands", action="store_true", help="the earlier band and slack boards")
     args = ap.parse_args()
     if not args.challenge_only:
         for k in range(3, 31):
@@ -225,16 +302,10 @@ def main() -> None:
                   f"Pyramid puzzle {k}: the 15 tiles fill a triangle of side 5, every touching\n"
                   "edge matching (no goal line).")
     sizes = [int(v) for v in args.challenges.split(",") if v]
-    if args.exact_from_slack:
-        for n in sizes:
-            exact_from_slack(n, n > 40)
-        return
-    # free shapes up to 40 tiles (the shipped boards); beyond that free-shape search is too slow
-    large = [n for n in sizes if n > 40 and n % 10 == 0]
-    grown = grown_band_solutions(max(large), args.time_limit) if large else {}
-    for n in sizes:
-        sol = grown.get(n) if n in large else free_shape_solution(n, args.time_limit)
-        challenge(n, sol, n in large, args.time_limit)
+    if args.bands:
+        write_bands([n for n in sizes if n >= 50 and n % 10 == 0], args.budget)
+    else:
+        write_compact(sizes, args.seed, args.budget)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Fixed-board Tantrix: the challenge boards for 50..100 tiles, CP-SAT on them, and the band
-construction that makes them."""
+"""Fixed-board Tantrix: the compact challenge boards (Kino & Uno's setting), the earlier band
+and slack boards, and the generator that makes the compact boards."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from conftest import run_cli
 from tesserae.core import hexgrid as hx
 from tesserae.core.result import SolveOptions
 from tesserae.families.tantrix import cpsat
-from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tesserae.families.tantrix.challenge import challenge_colour, challenge_instance
+from tesserae.families.tantrix.model import read_instance, verify
 
 ROOT = Path(__file__).resolve().parent.parent
+BAND_SIZES = (50, 60, 70, 80, 90, 100)
 
 
 def generator():
@@ -27,37 +29,43 @@ def generator():
     return mod
 
 
-@pytest.mark.parametrize("n", [10, 20, 30, 40, 50, 60, 70, 80, 90, 100])
-def test_challenge_files_hold_the_kino_uno_tiles(n):
-    exact = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}.txt")
+def tile_counts(n: int) -> Counter:
+    return Counter({t: -(-(n + 1 - t) // 10) for t in range(1, 11)})
+
+
+@pytest.mark.parametrize("n", generator().SIZES)
+def test_compact_boards_hold_the_kino_uno_tiles(n):
+    inst = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}.txt")
+    assert inst.shape == "board" and len(inst.board) == n  # one tile per place
+    assert inst.counts() == tile_counts(n)
+    assert [str(g) for g in inst.goals] == [f"loop {challenge_colour(n)}"]
+    # compact: inside the near-regular hexagon of about n / 0.75 cells it was found on
+    assert set(inst.board) <= set(generator().compact_region(n))
+
+
+@pytest.mark.parametrize("n", BAND_SIZES)
+def test_band_and_slack_boards_stay_as_their_own_set(n):
+    band = read_instance(ROOT / "instances" / f"tantrix_challenge_band_{n}.txt")
     slack = read_instance(ROOT / "instances" / f"tantrix_challenge_{n}_slack.txt")
-    for inst in (exact, slack):
-        assert inst.shape == "board"
-        assert inst.counts() == Counter({t: -(-(n + 1 - t) // 10) for t in range(1, 11)})
-        assert [str(g) for g in inst.goals] == [f"loop {gen_colour(n)}"]
-    # one tile per place; the slack board adds one empty cell at the end of each row
-    rows = hx.rows_of(exact.board)
-    assert len(exact.board) == n
-    assert set(slack.board) == set(exact.board) | {(row[-1][0] + 1, row[-1][1]) for row in rows}
-    if n > 40:  # grown on a band three cells high
-        assert len(rows) == 3
+    for inst in (band, slack):
+        assert inst.counts() == tile_counts(n)
+        assert [str(g) for g in inst.goals] == ["loop red"]
+    rows = hx.rows_of(band.board)
+    assert len(band.board) == n and len(rows) == 3
+    assert set(slack.board) == set(band.board) | {(row[-1][0] + 1, row[-1][1]) for row in rows}
 
 
-def gen_colour(n: int) -> str:
-    return generator().challenge_colour(n)
-
-
-def test_cpsat_solves_challenge_50_on_two_threads(tmp_path):
+def test_cpsat_solves_a_band_board_on_two_threads(tmp_path):
     out = tmp_path / "c50.sol"
-    proc = run_cli("solve", "instances/tantrix_challenge_50.txt", "--backend", "cpsat",
-                   "--threads", "2", "-t", "240", "--json", "--out", str(out))
+    path = "instances/tantrix_challenge_band_50.txt"
+    proc = run_cli("solve", path, "--backend", "cpsat", "--threads", "2", "-t", "240",
+                   "--json", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     res = json.loads(proc.stdout)
     assert res["status"] == "solved" and res["verified"] is True
     cells = {(p["q"], p["r"]) for p in res["solution"]["placements"]}
-    inst = read_instance(ROOT / "instances" / "tantrix_challenge_50.txt")
-    assert len(cells) == 50 and cells == set(inst.board)
-    again = run_cli("verify", "instances/tantrix_challenge_50.txt", str(out))
+    assert len(cells) == 50 and cells == set(read_instance(ROOT / path).board)
+    again = run_cli("verify", path, str(out))
     assert again.returncode == 0, again.stdout
 
 
@@ -70,12 +78,13 @@ def test_each_board_solution_is_enumerated_once():
     assert len({frozenset(s.items()) for s in out.solutions}) == len(out.solutions)
 
 
-def test_generator_grows_a_loop_by_ten_tiles():
+def test_generator_is_reproducible_and_grows_by_ten():
     gen = generator()
-    grown = gen.grown_band_solutions(30, time_limit=60, workers=2)
-    sol = grown[30]
-    assert len(sol) == 30
-    free = TantrixInstance(gen.challenge_tiles(30), [Goal("loop", gen.challenge_colour(30))])
-    assert verify(free, sol).ok
-    assert {r for _q, r in sol} <= {0, 1, 2}
-    assert Counter(t for t, _rot in sol.values()) == Counter({t: 3 for t in range(1, 11)})
+    region = gen.compact_region(5)
+    first = gen.solve_region(5, region, seed=3, budget=20)
+    assert first is not None and first == gen.solve_region(5, region, seed=3, budget=20)
+    assert verify(challenge_instance(5), first).ok and set(first) <= set(region)
+    grown = gen.grow(15, first, seed=3, budget=60)
+    assert grown is not None and len(grown) == 15
+    assert verify(challenge_instance(15), grown).ok
+    assert set(grown) <= set(gen.compact_region(15))

@@ -18,7 +18,8 @@ The lazy-cut loop (`run`):
 3. decode the incumbent and ask `separate` for violated cuts;
 4. none: done. Otherwise add EVERY violated cut (unique names) and re-solve from 1.
 
-`stats["rounds"]` counts solves and `stats["cuts"]` the cuts added. Only integer incumbents
+`stats["rounds"]` counts solves, `stats["cuts"]` the cuts added and `stats["round_seconds"]`
+the wall time of each solve. Only integer incumbents
 are separated, so each round is a full MILP solve: models should hold every constraint they
 can state compactly and leave only the exponential families (subloops) to the loop. The stop
 flag is checked between rounds and during a solve: HiGHS polls it through its interrupt
@@ -143,6 +144,7 @@ def _stats(prob: pulp.LpProblem, name: str) -> dict[str, Any]:
         "constraints": prob.numConstraints(),
         "rounds": 0,
         "cuts": 0,
+        "round_seconds": [],
     }
 
 
@@ -176,6 +178,7 @@ def run(compiled, opts: SolveOptions) -> Outcome:
             return done(Status.TIMEOUT, last)
         if warm:
             compiled.hint(opts.hint)  # never warm-start from an incumbent the cuts excluded
+        began = time.monotonic()
         try:
             with Watcher(opts.stop, _stop_cbc if name == "cbc" else lambda: None):
                 prob.solve(make_solver(name, opts, left, warm))
@@ -185,6 +188,7 @@ def run(compiled, opts: SolveOptions) -> Outcome:
             stats["stopped"] = True  # CBC was terminated on request: no incumbent to read
             return done(Status.TIMEOUT, last)
         stats["rounds"] += 1
+        stats["round_seconds"].append(round(time.monotonic() - began, 3))
         if opts.stopped():
             stats["stopped"] = True
         if not _has_incumbent(prob, name):

@@ -7,7 +7,8 @@ rules as clauses:
 - z[cell, d, k] <-> some placement shows colour k at edge d;
 - golden rule: z[a, d, k] and y[b] imply z[b, d+3, k]; a goal loop colour implies y of the
   cell it faces;
-- no loop of 3, 4 or 5 tiles: for each short cycle of the cell graph, not all its links of a
+- no loop of 3, 4 or 5 tiles (Kino & Uno's C7-C9; `--c7-c9 off` leaves them to the lazy
+  loop): for each short cycle of the cell graph, not all its links of a
   loop colour (when more tiles carry the colour); no hole of up to three cells: not every cell
   around it filled with one of its own cells empty;
 - lazily (`separate`, clauses added to the running solver): a closed loop of colour k
@@ -37,13 +38,13 @@ from .lazy import (
     violations,
 )
 from .model import TantrixInstance
-from .region import Layout, solve_on_layouts
+from .region import Layout, choice_option, solve_on_layouts
 
-PARAMS = ("solver", "radius")
+PARAMS = ("solver", "radius", "c7_c9")
 
 
 class TantrixCnf:
-    def __init__(self, layout: Layout):
+    def __init__(self, layout: Layout, short_loops: bool = True):
         self.table = table = Table(layout)
         self.layout = lay = layout
         inst = lay.inst
@@ -85,7 +86,7 @@ class TantrixCnf:
             if k in table.loops:
                 nb = hx.neighbour(c, d)
                 cnf.append([-z, self.y[nb]] if lay.inside(nb) else [-z])
-        for cyc in table.short_cycles():
+        for cyc in table.short_cycles() if short_loops else []:
             for k in table.loops:
                 links = [self.z.get((*link_between(a, b), k))
                          for a, b in zip(cyc, cyc[1:] + cyc[:1], strict=True)]
@@ -133,4 +134,5 @@ class TantrixCnf:
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     check_goals(inst, "sat")
-    return solve_on_layouts(inst, opts, lambda lay, o: runner.run(TantrixCnf(lay), o))
+    short = choice_option(opts, "c7_c9", ("on", "off"), "on") == "on"
+    return solve_on_layouts(inst, opts, lambda lay, o: runner.run(TantrixCnf(lay, short), o))

@@ -15,8 +15,9 @@ Rules, as the model states them:
   u[a, k] = "a shows k towards an empty b": z[a, d, k] - z[b, d+3, k] = u[a, k] - u[b, k],
   u <= z, and sum over k of u[a, k] <= 1 - y[b] (tighter than one row per colour when the
   cells are only fractionally filled);
-- C7-C9: no loop of 3, 4 or 5 tiles: for each cell set of a short cycle of the cell graph,
-  the links of colour k among its cells number at most |S| - 1 (when more tiles carry k);
+- C7-C9 (`--c7-c9 on|off`): no loop of 3, 4 or 5 tiles: for each cell set of a short cycle
+  of the cell graph, the links of colour k among its cells number at most |S| - 1 (when more
+  tiles carry k);
 - no small holes: for every set H of up to three cells whose rim lies in the region, a full
   rim forces every cell of H to be filled;
 - free shapes (or `--euler on`): shared pairs minus filled triangles equals tiles minus one
@@ -29,6 +30,9 @@ Rules, as the model states them:
   k-links among a cell set smaller than the loop are paths), for each subloop and each union
   of subloops still smaller than the loop. Holes found are cut at every turned and shifted
   copy in the region; disconnected groups need a tile next to them (see `cuts`).
+
+`--model kino-uno` states the paper's own rows instead (`milp_kino_uno.py`: `--c2 c2|c2prime`,
+`--c6 on|off`, `--c7-c9 on|off`), solved and re-solved with C5 cuts, without restarts.
 """
 
 from __future__ import annotations
@@ -52,10 +56,12 @@ from .lazy import (
     rim,
     violations,
 )
+from .milp_kino_uno import C2_FORMS, KinoUnoMilp, check_setting
 from .model import TantrixInstance
-from .region import Layout, covering_colour, solve_on_layouts
+from .region import Layout, choice_option, covering_colour, fixed_layout, solve_on_layouts
 
-PARAMS = ("solver", "radius", "euler", "short")
+PARAMS = ("solver", "radius", "euler", "short", "model", "c2", "c6", "c7_c9")
+MODELS = ("ours", "kino-uno")
 
 
 def _tag(*cells) -> str:
@@ -70,7 +76,8 @@ def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
 
 
 class TantrixMilp:
-    def __init__(self, layout: Layout, euler: bool = True, short: bool = True):
+    def __init__(self, layout: Layout, euler: bool = True, short: bool = True,
+                 short_loops: bool = True):
         self.table = table = Table(layout)
         self.layout = lay = layout
         inst = lay.inst
@@ -109,8 +116,9 @@ class TantrixMilp:
             if i in open_a:
                 prob += pulp.lpSum(open_a[i]) + self.y[b] <= 1, f"opena_{i}"
                 prob += pulp.lpSum(open_b[i]) + self.y[a] <= 1, f"openb_{i}"
-        if short:
+        if short and short_loops:
             self._short_loops()
+        if short:
             self._small_holes()
         if euler and not lay.all_filled:
             self._euler()
@@ -224,7 +232,7 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
     that gets lost in a bad part of the search tree is abandoned, and the cuts found so far
     stay in the model (the run times of these feasibility MILPs vary widely with the seed)."""
     start = time.monotonic()
-    totals = {"rounds": 0, "cuts": 0, "restarts": 0}
+    totals: dict = {"rounds": 0, "cuts": 0, "restarts": 0, "round_seconds": []}
     piece, seed, sub = FIRST_SLICE, opts.seed, opts
     while True:
         left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
@@ -232,6 +240,7 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
         out = runner.run(compiled, dataclasses.replace(sub, time_limit=limit, seed=seed))
         for key in ("rounds", "cuts"):
             totals[key] += int(out.stats.get(key, 0))
+        totals["round_seconds"] = totals["round_seconds"] + out.stats.get("round_seconds", [])
         out.stats.update(totals)
         if out.status != Status.TIMEOUT or opts.stopped() or limit < piece:
             return out
@@ -241,11 +250,30 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     check_goals(inst, "milp")
+    model = choice_option(opts, "model", MODELS, "ours")
+    c2 = choice_option(opts, "c2", C2_FORMS, "c2prime")
+    c6 = choice_option(opts, "c6", ("on", "off"), "on") == "on"
+    c7_c9 = choice_option(opts, "c7_c9", ("on", "off"), "on") == "on"
     if inst.shape != "free" and "solver" not in opts.params:
         # challenge 40 (exact board, four cell orders): HiGHS closed the lazy loop in 10-68 s
         # every time, CBC in 2-72 s three times out of four; free shapes: CBC was faster
         opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
+    if model == "kino-uno":
+        check_setting(inst)
+        return solve_kino_uno(KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9), opts)
+    if c2 == "c2" or not c6:
+        raise InputError("--c2 c2 and --c6 off need --model kino-uno (the default model keeps "
+                         "one variable per tile type and folds C3 and C6 into its placements)")
     # Euler's rows make each round harder; they pay where most of the region stays empty
     euler, short = _flag(opts, "euler", inst.shape == "free"), _flag(opts, "short", True)
-    return solve_on_layouts(inst, opts,
-                            lambda lay, o: run_restarting(TantrixMilp(lay, euler, short), o))
+    return solve_on_layouts(
+        inst, opts,
+        lambda lay, o: run_restarting(TantrixMilp(lay, euler, short, c7_c9), o))
+
+
+def solve_kino_uno(compiled: KinoUnoMilp, opts: SolveOptions) -> Outcome:
+    """The paper's loop: solve, add C5 for the subloops found, solve again (no restarts);
+    `loops` lists the designated loops of each round's board."""
+    out = runner.run(compiled, opts)
+    out.stats["loops"] = getattr(compiled, "loops", [])
+    return out

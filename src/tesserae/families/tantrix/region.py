@@ -133,6 +133,15 @@ def radius_option(opts: SolveOptions) -> int | None:
     return val
 
 
+def choice_option(opts: SolveOptions, name: str, choices: tuple[str, ...], default: str) -> str:
+    """`--name VALUE` checked against its choices (one line naming them when it is not)."""
+    val = str(opts.params.get(name, default)).lower()
+    if val not in choices:
+        raise InputError(f"--{name.replace('_', '-')} expects one of {', '.join(choices)}, "
+                         f"got {val!r}")
+    return val
+
+
 def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,
                      solve_layout: Callable[[Layout, SolveOptions], Outcome],
                      whole: bool = False) -> Outcome:
