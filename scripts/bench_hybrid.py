@@ -68,10 +68,9 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
 
 
 def report(rows: list[dict], out: Path, doc: Path) -> None:
-    import matplotlib
+    from tesserae.reproduce import label_axes, pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     lines = ["| instance | method | runs | best | median | CPU s (median) | load (mean) |",
              "|---|---|---|---|---|---|---|"]
@@ -96,14 +95,9 @@ def report(rows: list[dict], out: Path, doc: Path) -> None:
                     ax.step(xs, ys, where="post", label=method if k == 0 else None,
                             color=f"C{list(METHODS).index(method)}")
         ax.set_xscale("log")
-        ax.set_xlabel("seconds (wall)")
-        ax.set_ylabel("matched joins")
-        ax.set_title(inst)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
+        label_axes(ax, inst, "seconds (wall)", "matched joins")
     plot = out / "hybrid_score_time.png"
-    fig.savefig(plot, dpi=110)
+    save(fig, plot)
     table = "\n".join(lines)
     text = doc.read_text() if doc.exists() else ""
     start, end = "<!-- bench_hybrid table -->", "<!-- /bench_hybrid table -->"

@@ -306,13 +306,29 @@ def markdown_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str
 
 
 # --- plots --------------------------------------------------------------------------------
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def label_axes(ax, title: str, xlabel: str, ylabel: str) -> None:
+    """Title, axis labels, a light grid and a small legend: every plot of the pages."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+
+
+def save(fig, path: str | Path) -> None:
+    """Write the figure (format from the suffix) and free it."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    pyplot().close(fig)
 
 
 def _groups(rows: Iterable[dict], by: Sequence[str]) -> dict[str, list[dict]]:
@@ -340,7 +356,7 @@ def mean_curve(rows: Sequence[dict], points: int = 100):
 def plot_curves(rows: Iterable[dict], path: str | Path, title: str,
                 by: Sequence[str] = ("row", "column"), target: float | None = None) -> None:
     """Best (solid) and mean (dashed) fitness per generation, averaged over each group's runs."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for label, rs in _groups(rows, by).items():
         curve = mean_curve(rs)
@@ -351,21 +367,15 @@ def plot_curves(rows: Iterable[dict], path: str | Path, title: str,
         ax.plot(grid, mean, linestyle="--", color=line.get_color(), alpha=0.7)
     if target is not None:
         ax.axhline(target, color="grey", linewidth=0.8, linestyle=":")
-    ax.set_xlabel("generation")
-    ax.set_ylabel("fitness (solid: best, dashed: population mean)")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    label_axes(ax, title, "generation", "fitness (solid: best, dashed: population mean)")
+    save(fig, path)
 
 
 def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
                            budget_key: str = "evaluations",
                            by: Sequence[str] = ("row", "column")) -> None:
     """Fraction of each group's runs solved within a budget (evaluations or seconds)."""
-    plt = _pyplot()
+    plt = pyplot()
     rows = list(rows)
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     horizon = max((r.get(budget_key) or 0.0 for r in rows), default=1.0) or 1.0
@@ -374,15 +384,9 @@ def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
         spent = sorted(r[budget_key] for r in rs if r["solved"] and r.get(budget_key) is not None)
         frac = [sum(1 for s in spent if s <= g) / len(rs) for g in grid]
         ax.step(grid, frac, where="post", label=f"{label} ({len(rs)} runs)")
-    ax.set_xlabel(budget_key.replace("_", " "))
-    ax.set_ylabel("success rate")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    label_axes(ax, title, budget_key.replace("_", " "), "success rate")
+    save(fig, path)
 
 
 # --- the scripts' shared command line -------------------------------------------------------
