@@ -172,3 +172,31 @@ def test_row_research_repairs_scrambled_rows_with_the_rest_fixed():
     assert found is not None and found[1] == 0
     assert all(found[0][c] == bad[c] for c in bad if c[0] not in (2, 3))
     assert verify(inst, found[0], "matches").score == JOINS_6
+
+
+def test_portfolio_moves_an_idle_lanes_core_to_the_lane_that_raises_the_score(cli):
+    # the GA's boards (about 300 of 480) never beat the LNS's (430+) after its first board,
+    # so at a review the GA's core goes to a second LNS started from the best board
+    proc = cli("solve", INSTANCES / "e2_16x16.txt", "-b", "portfolio", "--objective", "matches",
+               "--backends", "lns,ga", "--review", "4", "-t", "16", "--threads", "2",
+               "--seed", "3", "--json")
+    out = json.loads(proc.stdout)
+    assert out["verified"] and out["status"] == "feasible"
+    adapt = out["stats"]["adapt"]
+    assert adapt["enabled"] and adapt["review"] == 4.0
+    changes = adapt["changes"]
+    assert changes and changes[0]["stopped"] == "ga" and changes[0]["credited"] == "lns"
+    new = changes[0]["started"]
+    assert new.startswith("lns+adapt")
+    lanes = out["stats"]["backends"]
+    assert lanes[new]["backend"] == "lns" and "no gain" in lanes["ga"]["note"]
+
+
+def test_portfolio_adapt_off_keeps_its_lanes(cli):
+    proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "portfolio", "--objective", "matches",
+               "--backends", "lns,ga", "--adapt", "off", "--review", "1", "-t", "4",
+               "--threads", "2", "--json")
+    out = json.loads(proc.stdout)
+    assert out["verified"]
+    assert out["stats"]["adapt"] == {"enabled": False, "review": 1.0, "changes": []}
+    assert set(out["stats"]["backends"]) == {"lns", "ga"}

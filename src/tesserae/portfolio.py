@@ -14,8 +14,17 @@
 
 Portfolio options (`solve --backend portfolio --name value`, strings from the command line):
 `backends` (comma list), `hints` / `cbgi` (on|off), `epoch` (seconds), `hint_backend`,
-`cbgi_backend` (exact backends for the side lanes), `cbgi_time` (seconds per CBGI run). Every
-other option is passed on to the lanes (GA parameters...).
+`cbgi_backend` (exact backends for the side lanes), `cbgi_time` (seconds per CBGI run),
+`adapt` (on|off) and `review` (seconds, see 4). Every other option is passed on to the lanes
+(GA parameters...).
+
+4. Cores to what pays (optimisation runs). Every `review` seconds (default: a tenth of the
+   time limit, at least 30 s) the lanes that raised the best verified score in the last review
+   window are credited. A heuristic lane (not CP-SAT, MILP or SAT, which can prove optimality)
+   that ran the whole window without a credit, while another lane earned one, is stopped and
+   its core goes to a new lane of the best-credited backend, started from the best board with
+   a new seed. On the official Eternity II the memetic lane never raised the best in the
+   runs of docs/hybrid.md, so its core goes to a second LNS; stats["adapt"] lists each change.
 
 Everything reported passes the family's checker (core.solve.finish) in this process.
 """
@@ -35,7 +44,8 @@ from .hybrid.lanes import POLL, LaneSpec
 from .hybrid.progress import Progress
 from .hybrid.race import Race
 
-OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time")
+OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time",
+              "adapt", "review")
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
 GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
 
@@ -89,6 +99,8 @@ class Config:
     hint_backend: str | None
     cbgi_backend: str | None
     cbgi_time: float
+    adapt: bool
+    review: float
     passed: dict[str, Any]  # options for the lanes
 
     @classmethod
@@ -108,6 +120,8 @@ class Config:
             hint_backend=_side_backend(p, "hint_backend", backends, family),
             cbgi_backend=_side_backend(p, "cbgi_backend", backends, family),
             cbgi_time=_seconds(p, "cbgi_time", max(2.0, 0.25 * limit) if limit else 10.0),
+            adapt=bool(opts.objective) and _flag(p, "adapt", True),
+            review=_seconds(p, "review", max(30.0, 0.1 * limit) if limit else 60.0),
             passed={k: v for k, v in p.items() if k not in OWN_PARAMS},
         )
 
@@ -178,6 +192,10 @@ class Portfolio:
         self.released: list[dict] = []
         self.counter = 0
         self.progress = Progress(opts.progress_jsonl)
+        # adaptive lanes: when each lane raised the best score
+        self.credits: dict[str, list[float]] = {}
+        self.next_review = self.t0 + self.cfg.review
+        self.adaptations: list[dict] = []
 
     # --- lanes ---------------------------------------------------------------------------
     def now(self) -> float:
@@ -187,7 +205,7 @@ class Portfolio:
         return None if self.deadline is None else max(0.05, self.deadline - time.perf_counter())
 
     def _start(self, name: str, backend: str, role: str, threads: int, limit: float | None,
-               **extra) -> None:
+               seed: int | None = None, **extra) -> None:
         spec = LaneSpec(
             name=name,
             backend=backend,
@@ -195,7 +213,7 @@ class Portfolio:
             fmt=self.fmt,
             family=self.family.name,
             time_limit=limit,
-            seed=self.opts.seed,
+            seed=self.opts.seed if seed is None else seed,
             threads=threads,
             objective=self.opts.objective,
             params=self.cfg.params_for(backend),
@@ -307,6 +325,8 @@ class Portfolio:
         if res.solution is None:
             return
         if self.best is None or _better(res, self.best[1]):
+            if res.verified:  # a verified strict improvement: credit the lane
+                self.credits.setdefault(name, []).append(time.perf_counter())
             self.best = (name, res)
             if res.verified and self.opts.objective:
                 self._progress(name, res, outcome.solution, source)
@@ -324,6 +344,8 @@ class Portfolio:
         """Start side runs that are due: a hinted exact run at an epoch, a pending CBGI run."""
         if self.winner is not None:
             return
+        if self.cfg.adapt and time.perf_counter() >= self.next_review:
+            self.review()
         running = {ln.spec.name for ln in self.race.running()}
         if self.cfg.hints and self.cfg.hint_backend and self.elite is not None and \
                 time.perf_counter() >= self.next_epoch:
@@ -341,6 +363,37 @@ class Portfolio:
             self._start(name, self.cfg.cbgi_backend, "cbgi", 1, limit, fix=partial)
             self.cbgi_runs.append({"lane": name, "at": round(self.now(), 3),
                                    "genes": len(partial), "partial": partial, "result": None})
+
+    def review(self) -> None:
+        """Move the core of a heuristic lane that did not raise the best score in the last
+        window to the backend that did most (see 4. in the module docstring)."""
+        now = time.perf_counter()
+        self.next_review = now + self.cfg.review
+        if self.best is None or not self.best[1].verified:
+            return
+        since = now - self.cfg.review
+        recent = {n: sum(t >= since for t in ts) for n, ts in self.credits.items()}
+        earners = [n for n, k in recent.items() if k > 0 and n in self.records]
+        if not earners:
+            return  # nobody is improving: no evidence to move a core on
+        donor = max(earners, key=lambda n: recent[n])
+        backend = self.records[donor]["backend"]
+        for lane in self.race.running():
+            name = lane.spec.name
+            rec = self.records.get(name, {})
+            if self.roles.get(name) != "race" or name in earners or \
+                    rec.get("backend") in budget.EXACT_BACKENDS or \
+                    now - self.t0 - rec.get("started", 0.0) < self.cfg.review:
+                continue
+            self.race.stop(name)
+            rec["note"] = f"stopped at {round(self.now(), 1)} s: no gain in {self.cfg.review:g} s"
+            new = self._side_name(backend, "adapt")
+            self._start(new, backend, "race", 1, self.remaining(),
+                        seed=self.opts.seed + 7919 * self.counter,
+                        hint=dict(self.best[1].solution))
+            self.adaptations.append({"at": round(self.now(), 3), "stopped": name,
+                                     "started": new, "credited": donor,
+                                     "gains_in_window": recent[donor]})
 
     def _start_hint(self, running: set) -> None:
         sol, fit = self.elite
@@ -434,6 +487,9 @@ class Portfolio:
                               for r in self.cbgi_runs],
                      "released": self.released},
         }
+        if self.opts.objective:
+            res.stats["adapt"] = {"enabled": self.cfg.adapt, "review": self.cfg.review,
+                                  "changes": self.adaptations}
         if lane_stats.get("error"):
             res.stats["error"] = lane_stats["error"]
         return res
