@@ -37,6 +37,7 @@ from typing import Any
 
 from .core.errors import InputError
 from .core.family import Family
+from .core.options import switch as _flag
 from .core.result import Outcome, Solution, SolveOptions, SolveResult, Status
 from .core.solve import finish
 from .hybrid import budget
@@ -48,18 +49,6 @@ OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backen
               "adapt", "review")
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
 GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
-
-
-def _flag(params: dict, key: str, default: bool) -> bool:
-    raw = params.get(key)
-    if raw is None or isinstance(raw, bool):
-        return default if raw is None else raw
-    val = str(raw).lower()
-    if val in ("1", "on", "true", "yes"):
-        return True
-    if val in ("0", "off", "false", "no"):
-        return False
-    raise InputError(f"--{key.replace('_', '-')} must be on or off, got {raw!r}")
 
 
 def _seconds(params: dict, key: str, default: float) -> float:

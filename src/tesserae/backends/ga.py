@@ -107,6 +107,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.options import parse_switch
 from ..core.result import Solution, SolveOptions
 
 
@@ -745,15 +746,6 @@ def hint_seeds(encoding: Encoding, hint) -> list[np.ndarray]:
         return []  # a partial hint cannot seed a complete genome
 
 
-def _bool(text: str) -> bool:
-    t = text.lower()
-    if t in ("1", "true", "on", "yes"):
-        return True
-    if t in ("0", "false", "off", "no"):
-        return False
-    raise ValueError
-
-
 def _fraction(text: str) -> float:
     v = float(text)
     if not 0.0 <= v <= 1.0:
@@ -804,11 +796,11 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "tournament": ("tournament_k", _positive_int, "a positive integer"),
     "ranking_pressure": ("ranking_pressure", _pressure, "a number in (1, 2]"),
     "truncation": ("truncation", _fraction, "a fraction in [0, 1]"),
-    "sigma_scaling": ("sigma_scaling", _bool, "on or off"),
+    "sigma_scaling": ("sigma_scaling", parse_switch, "on or off"),
     "replacement": ("replacement", _choice("generational", "steady_state", "replace_worst"),
                     "generational, steady-state or replace-worst"),
     "elitism": ("elitism", _fraction, "a fraction in [0, 1]"),
-    "elite_replaces_worst": ("elite_replaces_worst", _bool, "on or off"),
+    "elite_replaces_worst": ("elite_replaces_worst", parse_switch, "on or off"),
     "immigrants": ("immigrants", _fraction, "a fraction in [0, 1]"),
     "steady_batch": ("steady_batch", _positive_int, "a positive integer"),
     "rts_start": ("rts_start", _fraction, "a fraction in [0, 1]"),
@@ -817,8 +809,8 @@ _PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
     "mutation_rate": ("mutation_rate", _fraction, "a fraction in [0, 1]"),
     "headless": ("headless", _fraction, "a fraction in [0, 1]"),
     "headless_pairing": ("headless_pairing", _choice("each", "second"), "each or second"),
-    "elite_distinct": ("elite_distinct", _bool, "on or off"),
-    "cbgi": ("cbgi", _bool, "on or off"),
+    "elite_distinct": ("elite_distinct", parse_switch, "on or off"),
+    "cbgi": ("cbgi", parse_switch, "on or off"),
     "cbgi_start": ("cbgi_start", _fraction, "a fraction in [0, 1]"),
     "cbgi_period": ("cbgi_period", _fraction, "a fraction in [0, 1]"),
     "cbgi_threshold": ("cbgi_threshold", _fraction, "a fraction in [0, 1]"),

@@ -22,6 +22,7 @@ from pysat.formula import CNF, IDPool
 from ...backends import cnf as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import Cell, EdgeInstance
 from .placements import PlacementTable
@@ -113,7 +114,7 @@ class EdgeCnf:
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCnf:
     # a fixed or hinted board has its own orientation, which the symmetry clause might exclude
-    symmetry = not (opts.params.get("no_symmetry") or opts.fix or opts.hint)
+    symmetry = not (switch(opts.params, "no_symmetry", False) or opts.fix or opts.hint)
     return EdgeCnf(inst, opts.objective, symmetry=symmetry)
 
 

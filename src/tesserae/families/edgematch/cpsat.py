@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 from .placements import PlacementTable
@@ -168,7 +169,8 @@ class EdgeCpsat:
 
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
-    symmetry = not opts.params.get("no_symmetry", False)
+    # a pin would contradict an imposed or suggested board in another orientation
+    symmetry = not (switch(opts.params, "no_symmetry", False) or opts.fix or opts.hint)
     kind = str(opts.params.get("model", "table")).lower()
     if kind not in ("table", "bool"):
         raise InputError(f"--model must be table or bool, got {kind!r}")

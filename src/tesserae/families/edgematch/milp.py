@@ -18,6 +18,7 @@ import pulp
 from ...backends import milp as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 from .placements import Placement, PlacementTable
@@ -97,7 +98,7 @@ class EdgeMilp:
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeMilp:
     # a fixed or hinted board has its own orientation, which the symmetry row might exclude
-    symmetry = not (opts.params.get("no_symmetry") or opts.fix or opts.hint)
+    symmetry = not (switch(opts.params, "no_symmetry", False) or opts.fix or opts.hint)
     return EdgeMilp(inst, opts.objective, symmetry=symmetry)
 
 

@@ -205,7 +205,9 @@ def _restart(opts: SolveOptions) -> int:
 
 
 def _no_symmetry(opts: SolveOptions) -> bool:
-    return str(opts.params.get("no_symmetry", "false")).lower() not in ("false", "0", "no")
+    from ...core.options import switch
+
+    return switch(opts.params, "no_symmetry", False)
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:

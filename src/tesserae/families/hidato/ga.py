@@ -27,6 +27,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import parse_switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import HidatoInstance
 
@@ -212,14 +213,6 @@ def pmx(p1: list[int], p2: list[int], lo: int, hi: int) -> list[int]:
     return child
 
 
-def _on(text: str) -> bool:
-    if text.lower() in ("on", "true", "yes", "1"):
-        return True
-    if text.lower() in ("off", "false", "no", "0"):
-        return False
-    raise ValueError
-
-
 def config(opts: SolveOptions) -> engine.GAConfig:
     """The preset's engine settings, `--rts off` applied, then explicit engine parameters."""
     unknown = sorted(set(opts.params) - set(PARAMS) - {"cpsat"})
@@ -228,7 +221,7 @@ def config(opts: SolveOptions) -> engine.GAConfig:
                          f"{', '.join('--' + k.replace('_', '-') for k in unknown)}")
     preset = engine.choose_preset(PRESETS, opts.params)
     cfg = preset.config
-    if "rts" in opts.params and not engine.convert(opts.params, "rts", _on, "on or off"):
+    if "rts" in opts.params and not engine.convert(opts.params, "rts", parse_switch, "on or off"):
         cfg = dataclasses.replace(cfg, **preset.options["without_rts"])
     return engine.apply_params(cfg, opts.params)
 

@@ -19,6 +19,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...backends import cnf as runner
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import Cell, MagicHexInstance
 
@@ -118,7 +119,7 @@ class MagicHexCnf:
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    symmetry = not (opts.fix or opts.hint or opts.params.get("no_symmetry"))
+    symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
     return runner.run(MagicHexCnf(inst, symmetry=symmetry), opts)
 
 

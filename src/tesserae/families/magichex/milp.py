@@ -17,6 +17,7 @@ from dataclasses import replace
 import pulp
 
 from ...backends import milp as runner
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
 
@@ -69,5 +70,5 @@ class MagicHexMilp:
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     if "solver" not in opts.params:
         opts = replace(opts, params={**opts.params, "solver": "highs"})
-    symmetry = not (opts.fix or opts.hint or opts.params.get("no_symmetry"))
+    symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
     return runner.run(MagicHexMilp(inst, symmetry=symmetry), opts)

@@ -17,6 +17,7 @@ import random
 from bisect import bisect_left, insort
 
 from ...backends import search as runner
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
 from .search_order import cell_order
@@ -147,7 +148,7 @@ class LineSearch:
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    symmetry = not (opts.fix or opts.params.get("no_symmetry"))
+    symmetry = not (opts.fix or switch(opts.params, "no_symmetry", False))
     restart = int(opts.params.get("restart", 0) or 0)
     if opts.fix:
         inst = fixed_instance(inst, opts.fix)

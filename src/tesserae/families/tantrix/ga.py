@@ -30,6 +30,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import parse_switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .downing_growth import Weights, paper_budget, paper_weights
 from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
@@ -242,7 +243,7 @@ def _paper_encoding(inst: TantrixInstance, params: dict, opt: dict) -> DowningEn
                            "cells or regions") if "holes" in params else opt["holes"]
     swaps = engine.convert(params, "swaps", engine._positive_int, "a positive integer") \
         if "swaps" in params else opt["swaps"]
-    pyramid_focal = engine.convert(params, "pyramid_focal", engine._bool, "on or off") \
+    pyramid_focal = engine.convert(params, "pyramid_focal", parse_switch, "on or off") \
         if "pyramid_focal" in params else opt["pyramid_focal"]
     return DowningEncoding(
         inst,

@@ -69,10 +69,12 @@ def _tag(*cells) -> str:
 
 
 def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
+    from ...core.options import FALSE, TRUE
+
     val = str(opts.params.get(name, "auto")).lower()
-    if val not in ("auto", "true", "false", "1", "0", "yes", "no", "on", "off"):
+    if val not in ("auto", *TRUE, *FALSE):
         raise InputError(f"--{name} expects on, off or auto, got {val!r}")
-    return default if val == "auto" else val in ("true", "1", "yes", "on")
+    return default if val == "auto" else val in TRUE
 
 
 class TantrixMilp:
