@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,14 +14,16 @@ INSTANCES = ROOT / "instances"
 E2_DATA = ROOT.parent / "shared" / "e2_data"
 
 
-def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run `tesserae ARGS...` in a subprocess, as a user would."""
+def run_cli(*args: str, timeout: float = 300,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run `tesserae ARGS...` in a subprocess, as a user would (`env`: extra variables)."""
     return subprocess.run(
         [sys.executable, "-m", "tesserae", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
+        env=None if env is None else {**os.environ, **env},
     )
 
 

@@ -3,8 +3,11 @@ symmetry pin: each exact edge-matching backend accepts a solution in all four or
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from conftest import INSTANCES
+from conftest import INSTANCES, run_cli
 
 from tesserae.core.errors import InputError
 from tesserae.core.options import parse_switch, switch
@@ -59,3 +62,30 @@ def test_an_imposed_board_is_accepted_in_every_orientation(backend):
         assert out.status == Status.SOLVED, (backend, quarter)
         assert out.solution == board
         board = turned(board, inst.width)
+
+
+@pytest.mark.parametrize("backend", ["milp", "sat", "cpsat"])
+def test_a_limit_shorter_than_model_building_ends_the_build(backend):
+    # the 16x16 models take 3-5 CPU s to build; the limit covers building
+    proc = run_cli("solve", INSTANCES / "e2_16x16.txt", "-b", backend, "-t", "0.5", "--json")
+    out = json.loads(proc.stdout)
+    assert proc.returncode == 4 and out["status"] == "timeout"
+    assert "while the model was being built" in out["stats"]["stopped"]
+
+
+def cbc_children() -> list[str]:
+    return [p.parent.name for p in Path("/proc").glob("[0-9]*/comm")
+            if p.exists() and p.read_text().strip() == "cbc"]
+
+
+def test_cbc_is_stopped_at_the_limit_and_leaves_no_files(tmp_path):
+    # CBC's root LP of the 16x16 runs far past its own time limit; the runner ends it
+    env_tmp = tmp_path / "tmp"
+    env_tmp.mkdir()
+    before = set(cbc_children())
+    proc = run_cli("solve", INSTANCES / "e2_16x16.txt", "-b", "milp", "-t", "6", "--json",
+                   env={"TMPDIR": str(env_tmp)})
+    out = json.loads(proc.stdout)
+    assert out["status"] == "timeout"
+    assert set(cbc_children()) <= before
+    assert list(env_tmp.iterdir()) == []

@@ -142,7 +142,7 @@ class Session:
         self.compiled = compiled
         self.opts = opts
         self.name = solver_name(opts)
-        self.limit = Deadline(opts.time_limit, opts.stop)
+        self.limit = Deadline(opts.remaining(), opts.stop)
         self.t0 = time.monotonic()
         clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
         self.solver = Solver(name=self.name, bootstrap_with=clauses)

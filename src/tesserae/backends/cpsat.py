@@ -26,8 +26,9 @@ class CpsatCompiled(Protocol):
 def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     p = solver.parameters
-    if opts.time_limit is not None:
-        p.max_time_in_seconds = max(0.01, float(opts.time_limit))
+    left = opts.remaining()  # model building has already spent part of the limit
+    if left is not None:
+        p.max_time_in_seconds = max(0.01, float(left))
     p.num_workers = opts.thread_count()
     p.random_seed = int(opts.seed)
     p.log_search_progress = bool(opts.verbose)

@@ -374,7 +374,7 @@ class _Run:
         self.rng = np.random.default_rng(cfg.seed if cfg.seed is not None else opts.seed)
         self.draws = RandomBlocks(self.rng)  # for the many small steady-state steps
         self.ones = np.ones(enc.length, np.float32)
-        limits = [t for t in (cfg.time_limit, opts.time_limit) if t is not None]
+        limits = [t for t in (cfg.time_limit, opts.remaining()) if t is not None]
         self.time_limit = min(limits) if limits else None
         self.t0 = time.perf_counter()
         self.evaluations = 0

@@ -66,7 +66,7 @@ class _Shared:
 
     def __init__(self, opts: SolveOptions):
         self.opts = opts
-        self.deadline = deadline_of(opts.time_limit)
+        self.deadline = deadline_of(opts.remaining())
         self.lock = threading.Lock()
         self.done = threading.Event()
         self.code = 0

@@ -8,6 +8,7 @@ portfolio and every exact model speak this language.
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,20 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
+    # when the clock of time_limit started: these options' creation, so the limit covers
+    # reading and model building too (dataclasses.replace starts a new clock)
+    started: float = field(default_factory=time.monotonic, init=False, repr=False,
+                           compare=False)
+
+    def remaining(self) -> float | None:
+        """Seconds of time_limit left (never negative); None without a limit."""
+        if self.time_limit is None:
+            return None
+        return max(0.0, self.time_limit - (time.monotonic() - self.started))
+
+    def deadline(self) -> float | None:
+        """time_limit's end on the time.monotonic() clock; None without a limit."""
+        return None if self.time_limit is None else self.started + self.time_limit
 
     def thread_count(self) -> int:
         import os

@@ -30,7 +30,17 @@ def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> O
 
             raise InputError(f"--count is not supported by the {backend} backend of {family.name}")
         return mod.count(instance, opts)
-    return mod.solve(instance, opts)
+    return call(mod.solve, instance, opts)
+
+
+def call(solve, instance, opts: SolveOptions) -> Outcome:
+    """A backend's solve; a limit that ran out while it built its model is a timeout."""
+    from .limits import OutOfTime, out_of_time
+
+    try:
+        return solve(instance, opts)
+    except OutOfTime:
+        return out_of_time()
 
 
 def finish(

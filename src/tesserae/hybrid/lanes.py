@@ -29,6 +29,7 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.family import load_instance
 from ..core.result import Outcome, Solution, SolveOptions, Status
+from ..core.solve import call
 
 MARGIN = 0.3  # seconds left to hand the answer back before the parent's deadline
 POLL = 0.05  # seconds between looks at flags and queues; never block on an Event (cpython#75158)
@@ -196,7 +197,7 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
         # the lane's start-up and model building count against the parent's deadline
         left = spec.deadline - time.time() - MARGIN
         opts.time_limit = max(0.05, min(left, opts.time_limit or left))
-    outcome = mod.solve(instance, opts)
+    outcome = call(mod.solve, instance, opts)
     if throttle is not None:
         throttle.close()
     outcome.stats.update(extra)

@@ -22,6 +22,7 @@ from pysat.formula import CNF, IDPool
 from ...backends import cnf as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.limits import building
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import Cell, EdgeInstance
@@ -119,4 +120,6 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCnf:
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(build(inst, opts), opts)
+    with building(opts):
+        compiled = build(inst, opts)
+    return runner.run(compiled, opts)

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.limits import building
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
@@ -184,7 +185,9 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     tuned = {} if opts.objective else search_params(opts.thread_count())
     tuned = {k: v for k, v in tuned.items() if k not in opts.params.get("cpsat", {})}
-    return runner.run(build(inst, opts), opts, **tuned)
+    with building(opts):
+        compiled = build(inst, opts)
+    return runner.run(compiled, opts, **tuned)
 
 
 def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:

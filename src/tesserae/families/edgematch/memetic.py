@@ -10,6 +10,7 @@ Options: every GA option (ga.py; the tuned preset unless --preset says otherwise
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -49,7 +50,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     t0, cpu0 = time.perf_counter(), time.process_time()
     # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
     ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.PARAMS}}
-    enc, cfg = ga.build(inst, SolveOptions(**{**opts.__dict__, "params": ga_params}))
+    enc, cfg = ga.build(inst, replace(opts, params=ga_params))
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)
     shown = [-1.0]
@@ -73,9 +74,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     for g in seeds:
         sol = enc.decode(g)
         offer(sol, board.score(*board.arrays(sol)), "backtracker")
-    ga_opts = SolveOptions(**{**opts.__dict__, "params": ga_params,
-                              "on_solution": lambda s, f: offer(s, board.score(
-                                  *board.arrays(s)), "ga")})
+    ga_opts = replace(opts, params=ga_params,
+                      on_solution=lambda s, f: offer(s, board.score(*board.arrays(s)), "ga"))
     if opts.time_limit is not None:
         ga_opts.time_limit = max(0.05, opts.time_limit - (time.perf_counter() - t0))
     res = engine.evolve(enc, cfg, ga_opts, seeds=seeds)

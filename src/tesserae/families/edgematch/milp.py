@@ -18,6 +18,7 @@ import pulp
 from ...backends import milp as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.limits import building
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
@@ -103,4 +104,6 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeMilp:
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(build(inst, opts), opts)
+    with building(opts):
+        compiled = build(inst, opts)
+    return runner.run(compiled, opts)

@@ -204,7 +204,7 @@ def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Prese
     cfg, n_cand, mutate_all = paper_settings(opts, preset)
     boards = post_ea.PostBoards(inst)
     run = post_ea.PostRun(boards, cfg.population, n_cand, opts.seed, mutate_all)
-    limits = [t for t in (cfg.time_limit, opts.time_limit) if t is not None]
+    limits = [t for t in (cfg.time_limit, opts.remaining()) if t is not None]
     budget = post_ea.Budget(min(limits) if limits else None, cfg.generations,
                             cfg.max_evaluations, opts.stopped)
     stream = None
