@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from .result import Outcome, SolveOptions, Status
+
+T = TypeVar("T")
 
 
 class OutOfTime(Exception):
@@ -48,3 +51,9 @@ def building(opts: SolveOptions) -> Iterator[None]:
 def out_of_time() -> Outcome:
     return Outcome(Status.TIMEOUT, stats={"stopped": "the time limit ran out while the model "
                                                      "was being built"})
+
+
+def built(opts: SolveOptions, make: Callable[[], T]) -> T:
+    """make() (a model's constructor) under building(opts)."""
+    with building(opts):
+        return make()

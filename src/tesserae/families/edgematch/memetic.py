@@ -29,10 +29,13 @@ def _seed_boards(inst: EdgeInstance, opts: SolveOptions, count: int) -> list[Sol
     sched = breakscan.schedule_of(inst, opts.params)
     tables = breakscan.BreakTables(inst, opts.fix)
     boards = []
+    left = opts.remaining()
+    # seeding takes at most a fifth of the limit (two 3 s searches overran -t 5 by 4 s)
+    each = SEED_SECONDS if left is None else min(SEED_SECONDS, 0.2 * left / max(1, count))
     for k in range(count):
         if opts.stopped():
             break
-        res = breakscan.search(inst, sched, opts.seed + 101 * k, time_limit=SEED_SECONDS,
+        res = breakscan.search(inst, sched, opts.seed + 101 * k, time_limit=each,
                                stop=opts.stopped, tables=tables)
         if res.board is not None:
             boards.append(res.board)

@@ -26,6 +26,7 @@ import numpy as np
 from ...backends import search as runner
 from ...core import squaregrid as sq
 from ...core.result import Outcome, Solution, SolveOptions
+from .breakscan import placement_rows
 from .model import EdgeInstance
 
 try:
@@ -52,23 +53,32 @@ class RowscanTables:
         base = replace(inst, fixed=fixed)
         w = inst.width
         self.cells = inst.cells()
+        self.index = {c: i for i, c in enumerate(self.cells)}
         self.ncells = len(self.cells)
         self.ncol = max(max(e) for e in inst.pieces) + 1
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         anchor = self._anchor(inst) if symmetry and not fixed else None
-        rows = []  # (bucket, not hinted, piece, rot, east, south)
-        for i, cell in enumerate(self.cells):
-            want = (hint or {}).get(cell)
-            for p, r in base.placements(cell):
-                e = inst.edges(p, r)
-                if not inst.fits(cell, p, r) or not self._meets_fixed(base, cell, e):
-                    continue
-                if anchor and p == anchor[0] and cell not in anchor[1]:
-                    continue
-                bucket = i * self.nkeys + e[sq.W] * self.ncol + e[sq.N]
-                rows.append((bucket, (p, r) != want, p - 1, r, e[sq.E], e[sq.S]))
-        table = np.array(rows, dtype=np.int32).reshape(-1, 6)
+        # every placement the frame rule and the fixed pieces allow (numpy: the Python loop
+        # took 4-12 s on the 16x16, longer than short time limits), one per distinct look
+        rows = placement_rows(base)
+        cell, piece, rot = rows[:, 0], rows[:, 1], rows[:, 2]
+        e = rows[:, 3:7]  # W, N, E, S
+        keep = np.ones(len(rows), dtype=bool)
+        for side, col in ((sq.E, 5), (sq.S, 6)):
+            need = self._needs(base, side)
+            keep &= (need[cell] < 0) | (rows[:, col] == need[cell])
+        if anchor:
+            allowed = np.array([self.cells.index(c) for c in anchor[1]])
+            keep &= (piece != anchor[0] - 1) | np.isin(cell, allowed)
+        want = np.full((self.ncells, 2), -1, dtype=np.int64)
+        for c, (p, r) in (hint or {}).items():
+            if c in self.index:
+                want[self.index[c]] = (p - 1, r)
+        hinted = (want[cell, 0] == piece) & (want[cell, 1] == rot)
+        bucket = cell * self.nkeys + e[:, 0] * self.ncol + e[:, 1]
+        table = np.column_stack([bucket, ~hinted, piece, rot, e[:, 2], e[:, 3]])[keep]
+        table = table.astype(np.int32).reshape(-1, 6)
         self.table = table[np.lexsort((table[:, 1], table[:, 0]))]
         sizes = np.bincount(self.table[:, 0], minlength=self.ncells * self.nkeys)
         self.start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int32)
@@ -83,16 +93,15 @@ class RowscanTables:
         w, h = inst.width, inst.height
         return first, ({(0, 0)} if w == h else {(0, 0), (0, w - 1)})
 
-    @staticmethod
-    def _meets_fixed(inst: EdgeInstance, cell, e) -> bool:
-        """A piece left of (above) a fixed piece must show it the fixed piece's west (north)."""
-        for side in (sq.E, sq.S):
+    def _needs(self, inst: EdgeInstance, side: int) -> np.ndarray:
+        """need[i]: the colour cell i must show on `side` to meet a fixed piece there (a piece
+        left of or above a fixed one shows it the fixed piece's west or north), else -1."""
+        need = np.full(self.ncells, -1, dtype=np.int64)
+        for i, cell in enumerate(self.cells):
             nb = sq.neighbour(cell, side)
             if nb in inst.fixed:
-                other = inst.edges(*inst.fixed[nb])
-                if e[side] != other[sq.opposite(side)]:
-                    return False
-        return True
+                need[i] = inst.edges(*inst.fixed[nb])[sq.opposite(side)]
+        return need
 
     def ordered(self, seed: int) -> tuple[np.ndarray, ...]:
         """(piece, rot, east, south) with each bucket in a seeded random order, hints first."""

@@ -15,6 +15,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...backends import cnf as runner
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
@@ -59,7 +60,7 @@ class HidatoCnf(Placements):
 
 
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(HidatoCnf(inst), opts)
+    return runner.run(built(opts, lambda: HidatoCnf(inst)), opts)
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:

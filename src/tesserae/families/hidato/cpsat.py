@@ -17,6 +17,7 @@ from ortools.sat.python import cp_model
 
 from ...backends import cpsat as runner
 from ...core.errors import InputError
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
@@ -146,7 +147,7 @@ def build(inst: HidatoInstance, opts: SolveOptions):
 
 
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(build(inst, opts), opts)
+    return runner.run(built(opts, lambda: build(inst, opts)), opts)
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:

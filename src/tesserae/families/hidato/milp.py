@@ -12,6 +12,7 @@ from __future__ import annotations
 import pulp
 
 from ...backends import milp as runner
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
@@ -55,7 +56,7 @@ class HidatoMilp(Placements):
 
 
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(HidatoMilp(inst), opts)
+    return runner.run(built(opts, lambda: HidatoMilp(inst)), opts)
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:

@@ -19,6 +19,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...backends import cnf as runner
+from ...core.limits import built
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import Cell, MagicHexInstance
@@ -120,7 +121,7 @@ class MagicHexCnf:
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    return runner.run(MagicHexCnf(inst, symmetry=symmetry), opts)
+    return runner.run(built(opts, lambda: MagicHexCnf(inst, symmetry=symmetry)), opts)
 
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:

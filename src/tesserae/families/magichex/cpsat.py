@@ -24,6 +24,7 @@ from ortools.sat.python import cp_model
 
 from ...backends import cpsat as runner
 from ...core.errors import InputError
+from ...core.limits import built
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
@@ -96,7 +97,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
         opts = replace(opts, hint=hint, time_limit=left)
     # symmetry breaking would reject a hint or fixed cells in the wrong orientation
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    compiled = MagicHexCpsat(inst, symmetry=symmetry, strategy=strategy)
+    compiled = built(opts, lambda: MagicHexCpsat(inst, symmetry=symmetry, strategy=strategy))
     out = runner.run(compiled, opts, **compiled.params())
     out.stats.update(stats)
     return out

@@ -17,6 +17,7 @@ from dataclasses import replace
 import pulp
 
 from ...backends import milp as runner
+from ...core.limits import built
 from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
@@ -71,4 +72,4 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     if "solver" not in opts.params:
         opts = replace(opts, params={**opts.params, "solver": "highs"})
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    return runner.run(MagicHexMilp(inst, symmetry=symmetry), opts)
+    return runner.run(built(opts, lambda: MagicHexMilp(inst, symmetry=symmetry)), opts)

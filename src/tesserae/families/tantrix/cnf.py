@@ -27,6 +27,7 @@ from pysat.formula import CNF, IDPool
 from ...backends import cnf as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .lazy import (
     Table,
@@ -135,4 +136,5 @@ class TantrixCnf:
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     check_goals(inst, "sat")
     short = choice_option(opts, "c7_c9", ("on", "off"), "on") == "on"
-    return solve_on_layouts(inst, opts, lambda lay, o: runner.run(TantrixCnf(lay, short), o))
+    return solve_on_layouts(
+        inst, opts, lambda lay, o: runner.run(built(o, lambda: TantrixCnf(lay, short)), o))

@@ -25,6 +25,7 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from . import cpsat_walk
@@ -389,11 +390,13 @@ def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False
     """Free shapes: the walk model for line goals, else the hexagon around the pinned tile
     grows until a solution appears."""
     if use_walk(inst, opts):
-        out = _run(cpsat_walk.TantrixWalkCpsat(inst), opts, enumerate_all, walk=True)
+        out = _run(built(opts, lambda: cpsat_walk.TantrixWalkCpsat(inst)), opts, enumerate_all,
+                   walk=True)
         out.stats["model"] = "walk"
         return out
-    return solve_on_layouts(inst, opts, lambda lay, o: _run(TantrixCpsat(lay), o, enumerate_all),
-                            whole=enumerate_all)
+    return solve_on_layouts(
+        inst, opts, lambda lay, o: _run(built(o, lambda: TantrixCpsat(lay)), o, enumerate_all),
+        whole=enumerate_all)
 
 
 def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:

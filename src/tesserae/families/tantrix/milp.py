@@ -38,13 +38,13 @@ Rules, as the model states them:
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pulp
 
 from ...backends import milp as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .lazy import (
     Table,
@@ -233,11 +233,10 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
     """The lazy-cut loop in time slices of growing length, each with a new seed: a round
     that gets lost in a bad part of the search tree is abandoned, and the cuts found so far
     stay in the model (the run times of these feasibility MILPs vary widely with the seed)."""
-    start = time.monotonic()
     totals: dict = {"rounds": 0, "cuts": 0, "restarts": 0, "round_seconds": []}
     piece, seed, sub = FIRST_SLICE, opts.seed, opts
     while True:
-        left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
+        left = opts.remaining()  # model building counts
         limit = piece if left is None else max(0.01, min(piece, left))
         out = runner.run(compiled, dataclasses.replace(sub, time_limit=limit, seed=seed))
         for key in ("rounds", "cuts"):
@@ -262,7 +261,8 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
     if model == "kino-uno":
         check_setting(inst)
-        return solve_kino_uno(KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9), opts)
+        return solve_kino_uno(built(opts, lambda: KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9)),
+                              opts)
     if c2 == "c2" or not c6:
         raise InputError("--c2 c2 and --c6 off need --model kino-uno (the default model keeps "
                          "one variable per tile type and folds C3 and C6 into its placements)")
@@ -270,7 +270,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     euler, short = _flag(opts, "euler", inst.shape == "free"), _flag(opts, "short", True)
     return solve_on_layouts(
         inst, opts,
-        lambda lay, o: run_restarting(TantrixMilp(lay, euler, short, c7_c9), o))
+        lambda lay, o: run_restarting(built(o, lambda: TantrixMilp(lay, euler, short, c7_c9)), o))
 
 
 def solve_kino_uno(compiled: KinoUnoMilp, opts: SolveOptions) -> Outcome:

@@ -8,7 +8,6 @@ tile for free shapes) with its touching pairs, its triangles of mutually touchin
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -152,11 +151,10 @@ def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,
         return solve_layout(fixed_layout(inst), opts)
     limit = free_radius_limit(inst)
     radius = radius_option(opts) or (limit if whole else first_radius(inst))
-    start = time.monotonic()
     tried: list[int] = []
     rounds = 0
     while True:
-        left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - start)
+        left = opts.remaining()  # reading and earlier radii count
         if left is not None and left <= 0:
             return Outcome(Status.TIMEOUT, stats={"radii": tried, "rounds": rounds})
         out = solve_layout(free_layout(inst, radius), dataclasses.replace(opts, time_limit=left))

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""How far past `-t` does each backend run? Wall time from process start to exit.
+
+For the largest shipped instance of each family, every backend runs as a user would
+(`tesserae solve INSTANCE -b BACKEND -t T --json`, one thread), optionally while N other
+processes keep cores busy (`--load N`), and the table gives the wall seconds, the overshoot
+and whether it is within the contract (10% of the limit or 1 s, whichever is larger).
+
+    python scripts/bench_limits.py -t 5 --load 2 --out results/limits.md
+
+Rows are appended to a CSV as they finish (`--out` with .csv beside it); the markdown table is
+written at the end. The load average at the start of each run is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+from tesserae.reproduce import markdown_table  # noqa: E402
+
+# the largest shipped instance of each family, and the backends it has
+CASES = [
+    ("e2_16x16.txt", ("cpsat", "milp", "sat", "search", "ga", "lns", "memetic")),
+    ("tantrix_challenge_100.txt", ("cpsat", "milp", "sat", "search", "ga")),
+    ("hidato_square_1024.txt", ("cpsat", "milp", "sat", "search", "ga")),
+    ("magichex_8_zero.txt", ("cpsat", "milp", "sat", "search", "ga")),
+]
+FIELDS = ["instance", "backend", "limit", "wall", "overshoot", "within", "status", "exit",
+          "load"]
+
+
+def busy(stop) -> None:
+    while not stop.is_set():
+        sum(i * i for i in range(10_000))
+
+
+def one(instance: str, backend: str, limit: float) -> dict:
+    cmd = [sys.executable, "-m", "tesserae", "solve", str(ROOT / "instances" / instance),
+           "-b", backend, "-t", str(limit), "--threads", "1", "--json"]
+    if backend in ("lns", "memetic"):
+        cmd += ["--objective", "matches"]
+    load = os.getloadavg()[0]
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
+                          timeout=limit * 10 + 120)
+    wall = time.monotonic() - t0
+    try:
+        status = json.loads(proc.stdout).get("status")
+    except json.JSONDecodeError:
+        status = "no json"
+    allowed = max(0.1 * limit, 1.0)
+    return {"instance": instance, "backend": backend, "limit": limit, "wall": round(wall, 2),
+            "overshoot": round(wall - limit, 2), "within": wall - limit <= allowed,
+            "status": status, "exit": proc.returncode, "load": round(load, 1)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-t", "--time-limit", type=float, default=5.0)
+    ap.add_argument("--load", type=int, default=0, help="busy processes during the runs")
+    ap.add_argument("--out", default="results/limits.md")
+    ap.add_argument("--only", default="", help="comma list of backends")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    stop = mp.Event()
+    hogs = [mp.Process(target=busy, args=(stop,), daemon=True) for _ in range(args.load)]
+    for h in hogs:
+        h.start()
+    rows = []
+    try:
+        with open(out.with_suffix(".csv"), "w", newline="") as fh:
+            w = csv.DictWriter(fh, FIELDS)
+            w.writeheader()
+            for instance, backends in CASES:
+                for b in backends:
+                    if args.only and b not in args.only.split(","):
+                        continue
+                    row = one(instance, b, args.time_limit)
+                    rows.append(row)
+                    w.writerow(row)
+                    fh.flush()
+                    print(row, flush=True)
+    finally:
+        stop.set()
+        for h in hogs:
+            h.join(2)
+    table = markdown_table(FIELDS, [[r[k] for k in FIELDS] for r in rows])
+    out.write_text(f"`python scripts/bench_limits.py -t {args.time_limit:g} --load "
+                   f"{args.load}`: wall seconds from process start to exit, one thread, "
+                   f"{args.load} busy processes beside.\n\n{table}\n")
+    return 0 if all(r["within"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
