@@ -89,3 +89,16 @@ def test_cbc_is_stopped_at_the_limit_and_leaves_no_files(tmp_path):
     assert out["status"] == "timeout"
     assert set(cbc_children()) <= before
     assert list(env_tmp.iterdir()) == []
+
+
+def test_options_can_be_reused_their_clock_starts_with_each_solve():
+    from tesserae.core.solve import solve_file
+
+    opts = SolveOptions(time_limit=30, threads=1)
+    assert opts.remaining() == 30  # no clock yet: the whole limit
+    for _ in range(2):
+        res = solve_file(INSTANCES / "e2_4x4.txt", "cpsat", opts)
+        assert res.status == Status.SOLVED and res.verified
+    assert opts.started is None  # solve_file timed a private copy
+    opts.start_clock()
+    assert 29 < opts.remaining() <= 30

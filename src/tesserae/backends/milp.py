@@ -175,7 +175,8 @@ def run(compiled, opts: SolveOptions) -> Outcome:
         stats["hint"] = "ignored (PuLP's HiGHS interface has no warm start)"
     t0 = time.monotonic()
     deadline = opts.deadline()
-    built = t0 - opts.started  # reading and building: about the time writing the model takes
+    # reading and building: about the time writing the model takes
+    built = 0.0 if opts.started is None else t0 - opts.started
     last: Solution | None = None  # the latest incumbent, valid or not
 
     def done(status: Status, sol: Solution | None = None) -> Outcome:

@@ -60,20 +60,29 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
-    # when the clock of time_limit started: these options' creation, so the limit covers
-    # reading and model building too (dataclasses.replace starts a new clock)
-    started: float = field(default_factory=time.monotonic, init=False, repr=False,
-                           compare=False)
+    # when the clock of time_limit started (time.monotonic()): set by solve_file and the
+    # portfolio's lanes as a solve begins, so the limit covers reading and model building;
+    # None (options made by hand, or copied with dataclasses.replace): it starts whenever
+    # remaining() or deadline() is asked, so options can be reused for several solves
+    started: float | None = field(default=None, init=False, repr=False, compare=False)
+
+    def start_clock(self) -> None:
+        self.started = time.monotonic()
 
     def remaining(self) -> float | None:
         """Seconds of time_limit left (never negative); None without a limit."""
         if self.time_limit is None:
             return None
+        if self.started is None:
+            return self.time_limit
         return max(0.0, self.time_limit - (time.monotonic() - self.started))
 
     def deadline(self) -> float | None:
         """time_limit's end on the time.monotonic() clock; None without a limit."""
-        return None if self.time_limit is None else self.started + self.time_limit
+        if self.time_limit is None:
+            return None
+        start = time.monotonic() if self.started is None else self.started
+        return start + self.time_limit
 
     def thread_count(self) -> int:
         import os

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from .family import Family, load_instance
@@ -130,6 +131,8 @@ def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOption
 def solve_file(
     path: str | Path, backend: str | None, opts: SolveOptions, fmt: str | None = None
 ) -> SolveResult:
+    opts = replace(opts)  # a private copy whose clock starts now: reading counts
+    opts.start_clock()
     family, instance = load_instance(path, fmt)
     if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
         backend = "portfolio" if opts.objective and family.objective_backends(instance) \

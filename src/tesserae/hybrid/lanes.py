@@ -197,6 +197,7 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
         # the lane's start-up and model building count against the parent's deadline
         left = spec.deadline - time.time() - MARGIN
         opts.time_limit = max(0.05, min(left, opts.time_limit or left))
+    opts.start_clock()  # model building counts against what is left
     outcome = call(mod.solve, instance, opts)
     if throttle is not None:
         throttle.close()
