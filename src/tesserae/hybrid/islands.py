@@ -49,7 +49,9 @@ OWN_PARAMS = ("epoch", "migration", "island_methods")
 MIGRATIONS = ("ring", "best")
 POLL = 0.2  # seconds between looks at the queue and the tasks
 STREAM_GAP = 1.0  # seconds between two boards streamed by one island
-GRACE = 3.0  # seconds after its slice a task may take to answer before it is asked to stop
+# a task may answer this long after its slice (the larger of the two) before it is asked to
+# stop: on a loaded machine a memetic task of a 50 s slice answered more than 5 s late
+GRACE, GRACE_SHARE = 3.0, 0.1
 STRAGGLE = 2.0  # seconds an asked-to-stop task gets before it is dropped
 END_MARGIN = 1.5  # the last slice ends this long before the deadline (closing takes ~1 s)
 MAX_SEED = 2**31 - 1
@@ -359,7 +361,8 @@ class Islands:
             record["runs"].append({"island": t.island, "method": t.method, "seed": t.seed,
                                    "start_score": None if starts[t.island] is None
                                    else starts[t.island].score})
-        pending = self._wait(futures, queue, record, min(end + GRACE, self.deadline))
+        grace = max(GRACE, GRACE_SHARE * (end - time.perf_counter()))
+        pending = self._wait(futures, queue, record, min(end + grace, self.deadline))
         if pending:
             stop.set()
             pending = self._wait(pending, queue, record, min(time.perf_counter() + STRAGGLE,
