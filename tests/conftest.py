@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,37 @@ def cli():
 
 def needs_e2_data() -> pytest.MarkDecorator:
     return pytest.mark.skipif(not E2_DATA.exists(), reason="public edge-matching data not present")
+
+
+def tagged_processes(tag: str) -> list[int]:
+    """Processes (ours) whose environment carries the tag: the CLI and all it started."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            env = (d / "environ").read_bytes()
+        except OSError:
+            continue
+        if f"TESSERAE_TEST_TAG={tag}".encode() in env:
+            pids.append(int(d.name))
+    return pids
+
+
+def wait_gone(tag: str, patience: float = 10.0) -> list[int]:
+    """The tagged processes still alive after waiting up to `patience` seconds."""
+    end = time.monotonic() + patience
+    left = tagged_processes(tag)
+    while left and time.monotonic() < end:
+        time.sleep(0.2)
+        left = tagged_processes(tag)
+    return left
+
+
+def popen_cli(*args: str, tag: str) -> subprocess.Popen:
+    """Start `tesserae ARGS...` in its own session, its processes tagged in the environment."""
+    env = {**os.environ, "TESSERAE_TEST_TAG": tag}
+    return subprocess.Popen(
+        [sys.executable, "-m", "tesserae", *args], cwd=ROOT, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    )

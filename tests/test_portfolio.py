@@ -6,14 +6,12 @@ import json
 import multiprocessing as mp
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
-from conftest import INSTANCES, ROOT, run_cli
+from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_gone
 
 from tesserae.bench import size_of
 from tesserae.core.errors import InputError
@@ -50,38 +48,6 @@ def _small_instances():
     return out
 
 
-def _tagged_processes(tag: str) -> list[int]:
-    """Processes (ours) whose environment carries the tag: the CLI and all it started."""
-    pids = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            env = (d / "environ").read_bytes()
-        except OSError:
-            continue
-        if f"TESSERAE_TEST_TAG={tag}".encode() in env:
-            pids.append(int(d.name))
-    return pids
-
-
-def _wait_gone(tag: str, patience: float = 10.0) -> list[int]:
-    end = time.monotonic() + patience
-    left = _tagged_processes(tag)
-    while left and time.monotonic() < end:
-        time.sleep(0.2)
-        left = _tagged_processes(tag)
-    return left
-
-
-def _popen_cli(*args: str, tag: str) -> subprocess.Popen:
-    env = {**os.environ, "TESSERAE_TEST_TAG": tag}
-    return subprocess.Popen(
-        [sys.executable, "-m", "tesserae", *args], cwd=ROOT, env=env, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )
-
-
 @pytest.mark.parametrize("path", _small_instances())
 def test_portfolio_solves_a_shipped_instance_of_each_family(path):
     if not path.exists():
@@ -114,29 +80,29 @@ def test_in_process_race_leaves_no_children():
 
 def test_short_time_limit_ends_with_no_process_left_behind():
     tag = uuid.uuid4().hex
-    proc = _popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
+    proc = popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
                       "--backends", "cpsat,sat,milp", "--time-limit", "2", "--json", tag=tag)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 4, err  # timeout
     data = json.loads(out)
     assert data["status"] == "timeout" and data["stats"]["winner"] is None
     assert set(data["stats"]["backends"]) == {"cpsat", "sat", "milp"}
-    assert _wait_gone(tag) == []
+    assert wait_gone(tag) == []
 
 
 def test_ctrl_c_stops_every_process():
     tag = uuid.uuid4().hex
-    proc = _popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
+    proc = popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
                       "--backends", "cpsat,sat", "--time-limit", "60", tag=tag)
     # wait until the lanes run (the CLI plus at least two children), then Ctrl-C the group
     end = time.monotonic() + 30
-    while len(_tagged_processes(tag)) < 3 and time.monotonic() < end:
+    while len(tagged_processes(tag)) < 3 and time.monotonic() < end:
         time.sleep(0.1)
     time.sleep(0.5)
     os.killpg(proc.pid, signal.SIGINT)
     _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err  # typer turns Ctrl-C into exit 130
-    assert _wait_gone(tag) == []
+    assert wait_gone(tag) == []
 
 
 class _StopAfterRelease(Portfolio):

@@ -181,18 +181,13 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
 
 
 def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None]):
-    try:
-        from dask.distributed import Client
-        from dask.distributed import as_completed as dask_completed
-    except ImportError:
-        raise InputError("--scheduler needs Dask: pip install 'tesserae[dask]'") from None
-    try:
-        client = Client(address, timeout="5s")
-    except OSError as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    from .hybrid.cluster import client
+
     rows = []
-    try:
-        futs = client.map(
+    with client(address) as cl:
+        from distributed import as_completed as dask_completed
+
+        futs = cl.map(
             run_one,
             [w[0] for w in work],
             [w[1] for w in work],
@@ -203,8 +198,6 @@ def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[di
         for fut in dask_completed(futs):
             rows.append(fut.result())
             tick(rows[-1])
-    finally:
-        client.close()
     return rows
 
 

@@ -126,6 +126,14 @@ def solve(
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
+    islands: int | None = typer.Option(
+        None, "--islands",
+        help="with --objective and -t: N islands on Dask exchanging their best boards "
+        "(options --epoch S, --migration ring|best, --island-methods lns,memetic)",
+    ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="with --islands: the Dask scheduler (default: a local cluster)"
+    ),
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
@@ -152,7 +160,17 @@ def solve(
     )
     if solver is not None:
         opts.params["solver"] = solver
-    result = solve_file(instance, backend.value if backend else None, opts, fmt)
+    if islands is None and scheduler is not None:
+        raise InputError("--scheduler runs islands; add --islands N")
+    if islands is not None:
+        from .hybrid.islands import solve_islands
+
+        if backend is not None:
+            raise InputError("--islands chooses its own methods; drop --backend "
+                             "(--island-methods names them)")
+        result = solve_islands(str(instance), opts, islands, scheduler, fmt)
+    else:
+        result = solve_file(instance, backend.value if backend else None, opts, fmt)
     if out_file or render:
         _write_outputs(result, instance, fmt, out_file, render, write_best)
     if as_json:
@@ -205,6 +223,10 @@ def _print_result(result) -> None:
     out.print(line)
     if result.stats.get("winner"):
         out.print(f"winner: {result.stats['winner']}")
+    where = result.stats.get("best_from")
+    if isinstance(where, dict):  # islands
+        out.print(f"best from island {where['island']} ({where['method']}, found by "
+                  f"{where['source']}) in epoch {where['epoch']}")
     if result.text:
         out.print(result.text.rstrip("\n"), highlight=False, markup=False)
     for v in result.violations or []:

@@ -51,18 +51,6 @@ GRACE = 3.0  # seconds for the cooperative stop before processes are terminated 
 GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
 
 
-def _seconds(params: dict, key: str, default: float) -> float:
-    raw = params.get(key)
-    if raw is None:
-        return default
-    try:
-        val = float(raw)
-    except (TypeError, ValueError):
-        val = -1.0
-    if val <= 0:
-        raise InputError(f"--{key.replace('_', '-')} must be a positive number of seconds, "
-                         f"got {raw!r}")
-    return val
 
 
 def _side_backend(params: dict, key: str, backends: list[str], family: Family) -> str | None:
@@ -99,18 +87,18 @@ class Config:
         backends = budget.choose(family, p.get("backends"), cores, opts.objective, instance)
         has_ga = "ga" in backends
         limit = opts.time_limit
-        _check_params(family, backends, p)
+        budget.check_params(family, backends, p, OWN_PARAMS)
         return cls(
             backends=backends,
             threads=budget.threads(backends, cores),
             hints=has_ga and _flag(p, "hints", True),
             cbgi=has_ga and _flag(p, "cbgi", True),
-            epoch=_seconds(p, "epoch", 2.0),
+            epoch=budget.seconds(p, "epoch", 2.0),
             hint_backend=_side_backend(p, "hint_backend", backends, family),
             cbgi_backend=_side_backend(p, "cbgi_backend", backends, family),
-            cbgi_time=_seconds(p, "cbgi_time", max(2.0, 0.25 * limit) if limit else 10.0),
+            cbgi_time=budget.seconds(p, "cbgi_time", max(2.0, 0.25 * limit) if limit else 10.0),
             adapt=bool(opts.objective) and _flag(p, "adapt", True),
-            review=_seconds(p, "review", max(30.0, 0.1 * limit) if limit else 60.0),
+            review=budget.seconds(p, "review", max(30.0, 0.1 * limit) if limit else 60.0),
             passed={k: v for k, v in p.items() if k not in OWN_PARAMS},
         )
 
@@ -125,25 +113,6 @@ class Config:
             if backend == owner:
                 out["solver"] = solver
         return out
-
-
-def _check_params(family: Family, backends: list[str], params: dict) -> None:
-    """An option no racing backend accepts is a mistake (when every backend lists its own)."""
-    accepted: set[str] = set(OWN_PARAMS) | {"cpsat", "solver"} | set(family.instance_params)
-    if not set(params) - accepted:
-        return  # nothing to check: spare the solver imports
-    for b in backends:
-        names = getattr(family.backend_module(b), "PARAMS", None)
-        if names is None:
-            return
-        accepted |= set(names)
-    unknown = sorted(set(params) - accepted)
-    if unknown:
-        raise InputError(
-            f"unknown option(s) {', '.join('--' + u.replace('_', '-') for u in unknown)} for "
-            f"the portfolio of {', '.join(backends)}; expected "
-            + ", ".join("--" + a.replace("_", "-") for a in sorted(accepted - {"cpsat"}))
-        )
 
 
 def _cells(partial: Solution) -> list:

@@ -73,5 +73,41 @@ def threads(backends: list[str], total: int) -> dict[str, int]:
     return {b: max(1, total - others) if b == "cpsat" else 1 for b in backends}
 
 
+def seconds(params: dict, key: str, default: float) -> float:
+    """A positive number of seconds from the options (`--key S`), else `default`."""
+    raw = params.get(key)
+    if raw is None:
+        return default
+    try:
+        val = float(raw)
+    except (TypeError, ValueError):
+        val = -1.0
+    if not val > 0:  # NaN too
+        raise InputError(f"--{key.replace('_', '-')} must be a positive number of seconds, "
+                         f"got {raw!r}")
+    return val
+
+
 def exact(backends: list[str]) -> list[str]:
     return [b for b in backends if b in EXACT_BACKENDS]
+
+
+def check_params(family: Family, backends: list[str], params: dict,
+                 own: tuple[str, ...] = (), run: str = "portfolio") -> None:
+    """An option no racing backend accepts is a mistake (when every backend lists its own);
+    `own`: the options of the `run` itself (the portfolio's, the islands')."""
+    accepted: set[str] = set(own) | {"cpsat", "solver"} | set(family.instance_params)
+    if not set(params) - accepted:
+        return  # nothing to check: spare the solver imports
+    for b in backends:
+        names = getattr(family.backend_module(b), "PARAMS", None)
+        if names is None:
+            return
+        accepted |= set(names)
+    unknown = sorted(set(params) - accepted)
+    if unknown:
+        raise InputError(
+            f"unknown option(s) {', '.join('--' + u.replace('_', '-') for u in unknown)} for "
+            f"the {run} of {', '.join(backends)}; expected "
+            + ", ".join("--" + a.replace("_", "-") for a in sorted(accepted - {"cpsat"}))
+        )

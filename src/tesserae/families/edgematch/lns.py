@@ -488,7 +488,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     best = start_board(inst, opts, start_time)
     best_score = board.score(*board.arrays(best))
     joins = len(board.joins)
-    opts.offer(best, best_score, "backtracker")
+    opts.offer(best, best_score, "hint" if best == opts.hint else "backtracker")
     end = None if limit is None else t0 + limit
     stats, sizes = LnsStats(), Sizes()
     current, kicks, fails = best, 0, 0

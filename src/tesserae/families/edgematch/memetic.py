@@ -4,7 +4,8 @@ the improved board put back into the population (hybrid/memetic.py).
 
 Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
 `memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
-(break-search boards to start from) and the break search's `breaks` / `break_from`.
+(break-search boards to start from, besides a complete board given as the hint) and the
+break search's `breaks` / `break_from`.
 """
 
 from __future__ import annotations
@@ -25,10 +26,16 @@ PARAMS = (*ga.PARAMS, "memetic_every", "memetic_seconds", "seeds", "breaks", "br
 SEED_SECONDS = 3.0  # break search per seeding board
 
 
+def _complete_hint(inst: EdgeInstance, opts: SolveOptions) -> bool:
+    return bool(opts.hint) and len(opts.hint) == inst.width * inst.height
+
+
 def _seed_boards(inst: EdgeInstance, opts: SolveOptions, count: int) -> list[Solution]:
+    """A complete hint first (a board handed over by another run), then `count` break-search
+    boards."""
+    boards = [dict(opts.hint)] if _complete_hint(inst, opts) else []
     sched = breakscan.schedule_of(inst, opts.params)
     tables = breakscan.BreakTables(inst, opts.fix)
-    boards = []
     left = opts.remaining()
     # seeding takes at most a fifth of the limit (two 3 s searches overran -t 5 by 4 s)
     each = SEED_SECONDS if left is None else min(SEED_SECONDS, 0.2 * left / max(1, count))
@@ -74,9 +81,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     cfg = memetic.attach(enc, cfg, improve, every, log,
                          on_better=lambda s, f: offer(s, f, "lns"))
     seeds = [enc.encode(b, rng) for b in _seed_boards(inst, opts, count)]
-    for g in seeds:
+    hinted = _complete_hint(inst, opts)
+    for k, g in enumerate(seeds):
         sol = enc.decode(g)
-        offer(sol, board.score(*board.arrays(sol)), "backtracker")
+        offer(sol, board.score(*board.arrays(sol)), "hint" if k == 0 and hinted
+              else "backtracker")
     ga_opts = replace(opts, params=ga_params,
                       on_solution=lambda s, f: offer(s, board.score(*board.arrays(s)), "ga"))
     if opts.time_limit is not None:

@@ -1,0 +1,46 @@
+"""Dask clusters for runs that spread over processes or machines (`bench --scheduler`,
+`solve --islands`): a client of an existing scheduler, or a local cluster of our own.
+
+Dask is optional (`pip install 'tesserae[dask]'`); it is imported only here, and only when a
+run asks for it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..core.errors import InputError
+
+
+def require():
+    """The `distributed` module (its import takes 1-2 s: do it before a run's clock starts)."""
+    try:
+        import distributed
+    except ImportError:
+        raise InputError("this needs Dask: pip install 'tesserae[dask]'") from None
+    return distributed
+
+
+@contextmanager
+def client(address: str | None = None, workers: int = 1) -> Iterator:
+    """A Dask client of the scheduler at `address`, else of a local cluster of `workers`
+    processes with one thread each (closed, with its processes, when the block ends)."""
+    distributed = require()
+    if address:
+        try:
+            cl = distributed.Client(address, timeout="10s")
+        except OSError as exc:
+            raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        try:
+            yield cl
+        finally:
+            cl.close()
+        return
+    # processes, not threads: the solvers hold the GIL in their Python parts
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=logging.ERROR,
+                                  preload=["tesserae.hybrid.worker_setup"]) as lc, \
+            distributed.Client(lc) as cl:
+        yield cl
