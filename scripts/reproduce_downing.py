@@ -7,12 +7,19 @@ Writes docs/reproductions/downing.md, downing.csv and the plots beside it.
 
     python scripts/reproduce_downing.py --runs 5 --jobs 2       # a first complete page
     python scripts/reproduce_downing.py --runs 20 --jobs 2      # resumes, adds seeds 5..19
+    python scripts/reproduce_downing.py --runs 20 --tuned-runs 5 --jobs 1 --tables 2,3
+    python scripts/reproduce_downing.py --rows pyramid --no-exact  # rows matching a pattern
     python scripts/reproduce_downing.py --report-only           # the page from the CSV
+
+Runs go in this order, so a stopped reproduction has the paper preset's rows furthest on:
+every paper-preset run (cheapest rows first: smallest population x generations), then the
+exact backends, then the tuned preset (cheapest first).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,21 +86,23 @@ def exact_row(row: Row) -> str:
     return next(r for r in ROWS if r.instance == row.instance).key
 
 
-def runs_for(rows: list[Row], runs: int) -> list[rp.Run]:
-    out = []
-    for row in rows:
+def runs_for(rows: list[Row], runs: int, tuned_runs: int | None = None,
+             exact: bool = True) -> list[rp.Run]:
+    """Paper-preset runs of every row first, then the exact backends, then tuned; within a
+    column the rows with the smallest budget (population x generations) come first."""
+    tuned_runs = runs if tuned_runs is None else tuned_runs
+    cheap = sorted(rows, key=lambda r: r.population * r.generations)  # stable: table order
+    paper, exact_runs, tuned = [], [], []
+    for row in cheap:
         inst = str(ROOT / "instances" / row.instance)
-        paper = f"ga:preset=paper:population={row.population}:generations={row.generations}"
-        for seed in range(runs):
-            out.append(rp.Run(row.table, row.key, "paper", inst, paper, seed))
-        if exact_row(row) == row.key:
-            for backend in EXACT:
-                out.append(rp.Run(row.table, row.key, backend, inst, backend, 0,
-                                  time_limit=EXACT_SECONDS))
-        for seed in range(runs):
-            out.append(rp.Run(row.table, row.key, "tuned", inst, "ga:preset=tuned", seed,
-                              max_evaluations=row.evaluations()))
-    return out
+        spec = f"ga:preset=paper:population={row.population}:generations={row.generations}"
+        paper += [rp.Run(row.table, row.key, "paper", inst, spec, seed) for seed in range(runs)]
+        if exact and exact_row(row) == row.key:
+            exact_runs += [rp.Run(row.table, row.key, backend, inst, backend, 0,
+                                  time_limit=EXACT_SECONDS) for backend in EXACT]
+        tuned += [rp.Run(row.table, row.key, "tuned", inst, "ga:preset=tuned", seed,
+                         max_evaluations=row.evaluations()) for seed in range(tuned_runs)]
+    return paper + exact_runs + tuned
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -242,14 +251,21 @@ NOTES = """## Where our instances or readings differ
 
 def main() -> None:
     ap = rp.parser(__doc__.splitlines()[0], runs=20)
+    ap.add_argument("--tuned-runs", type=int, default=None,
+                    help="runs per row of the tuned preset (default: --runs)")
+    ap.add_argument("--no-exact", action="store_true", help="leave out the exact backends")
+    ap.add_argument("--rows", default=None,
+                    help="only rows whose name (e.g. 'Blue 10-pyramid 200/200') matches this "
+                         "regular expression")
     args = ap.parse_args()
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     csv_path = out_dir / "downing.csv"
     tables = set(args.tables.split(",")) if args.tables else set(TITLES)
-    rows = [r for r in ROWS if r.table in tables]
+    rows = [r for r in ROWS if r.table in tables
+            and (args.rows is None or re.search(args.rows, r.key))]
     if not args.report_only:
-        todo = runs_for(rows, args.runs)
+        todo = runs_for(rows, args.runs, args.tuned_runs, exact=not args.no_exact)
         rp.announce(rp.pending(todo, csv_path), csv_path, args.jobs)
         rp.run_all(todo, csv_path, jobs=args.jobs)
     done = rp.load_rows(csv_path)

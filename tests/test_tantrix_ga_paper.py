@@ -16,6 +16,7 @@ from tesserae.families.tantrix.downing_growth import (
     move_direction,
     paper_budget,
     paper_weights,
+    pyramid_cells,
 )
 from tesserae.families.tantrix.ga_downing import (
     DowningEncoding,
@@ -127,6 +128,37 @@ def test_genome_layout_is_downings():
     assert int(enc.bits.sum()) == 595 and int(enc.bits[:29].sum()) == 145
     pyramid = DowningEncoding(read_instance("instances/tantrix_rainbow_blue.txt"))
     assert pyramid.grower.moves == 0 and pyramid.length == 20  # no shape genes
+
+
+def test_pyramid_cell_orders():
+    apex, row1, row2 = [(0, 0)], [(-1, 1), (0, 1)], [(-2, 2), (-1, 2), (0, 2)]
+    assert pyramid_cells(3, "rows") == apex + row1 + row2
+    assert pyramid_cells(3, "rows-rl") == apex + row1[::-1] + row2[::-1]
+    assert pyramid_cells(3, "snake") == apex + row1[::-1] + row2
+    assert pyramid_cells(3, "snake-lr") == apex + row1 + row2[::-1]
+    assert pyramid_cells(3, "base") == row2 + row1 + apex
+    assert pyramid_cells(3, "base-snake") == row2 + row1[::-1] + apex
+
+
+def test_pyramid_development_in_row_order_and_by_focal_arcs():
+    # Tiles 1, 2, 3 (YYBRBR, YYBRRB, YYRRBB) on a triangle of side 2, priority 3, 1, 2.
+    # Tile 3 turned 5 shows R on its E and SE edges and B on its SW edge.
+    inst = parse("tiles 1-3\ngoal line red\nshape triangle 2\n")
+    genome = [1, 0, 2, 0, 0, 5]
+    # In row order the cell SW of the apex comes next; it sees blue, and tile 1 fits turned
+    # 2 or 4 (gene 0: 2: B R Y Y B R), by the golden rule alone. Then the SE cell sees red
+    # from the apex and from tile 1: tile 2 fits turned 1 only, closing a red line of three.
+    grower = DowningGrower(inst, pyramid_order="rows")
+    rows = grower.develop(genome)
+    assert rows.board == {(0, 0): (2, 5), (-1, 1): (0, 2), (0, 1): (1, 1)}
+    assert grower.judge(rows).solved and verify(inst, grower.solution(rows)).ok
+    # With the focal-arc rule the SW cell takes no tile and growth stops there.
+    focal = DowningGrower(inst, pyramid_focal=True).develop(genome)
+    assert focal.board == {(0, 0): (2, 5)} and focal.unplaced == [0, 1]
+    # "grow": the first free cell in row order that borders a red arc, the SE cell. Tile 1
+    # fits there turned 0 or 2 (gene 0: 0) and leaves no red arc at the SW cell: stop.
+    grown = DowningGrower(inst, pyramid_order="grow").develop(genome)
+    assert grown.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and grown.unplaced == [1]
 
 
 def test_single_point_crossover_inversion_and_bit_mutation_by_hand():

@@ -66,6 +66,27 @@ from .model import TantrixInstance, goal_colour_options, holes, triangle
 Hex = tuple[int, int]
 MOVE_BITS, PRIO_BITS, ORIENT_BITS = 5, 7, 8
 EMPTY = -1
+# pyramid cell orders (sec. 6.2 gives none): rows from the apex or from the base, each row
+# left to right, right to left, or alternating ("snake": the second row right to left,
+# "snake-lr": left to right); "grow": the general rule on the pyramid's cells, the next cell
+# being the first free one in row order that borders a focal arc; "moves": move genes as
+# for free shapes, growth kept on the pyramid's cells
+PYRAMID_ORDERS = ("rows", "rows-rl", "snake", "snake-lr", "base", "base-rl", "base-snake",
+                  "base-snake-lr", "grow", "moves")
+
+
+def pyramid_cells(side: int, order: str = "rows") -> list[Hex]:
+    """The cells of `triangle(side)` in a fixed filling order (PYRAMID_ORDERS but "moves")."""
+    rows = [[(q, r) for q in range(-r, 1)] for r in range(side)]  # apex first, left to right
+    if order.startswith("base"):
+        rows = rows[::-1]
+    kind = order.removeprefix("base").removeprefix("-") or "rows"
+    out: list[Hex] = []
+    for i, row in enumerate(rows):
+        flip = {"rows": False, "rows-rl": True, "grow": False, "snake": i % 2 == 1,
+                "snake-lr": i % 2 == 0, "rl": True}[kind]
+        out += row[::-1] if flip else row
+    return out
 
 
 def move_direction(move: int) -> int:
@@ -150,18 +171,24 @@ class DowningGrower:
     """Develops Downing genomes of one instance and scores the clusters."""
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,
-                 focal: tuple[int, ...] | None = None, pyramid_focal: bool = False) -> None:
+                 focal: tuple[int, ...] | None = None, pyramid_focal: bool = False,
+                 pyramid_order: str = "rows") -> None:
         self.inst = inst
         self.n = inst.n
         self.base = Grower(inst)  # edge tables, line tracing, goal check
         self.edge = self.base.edge
         self.weights = weights or paper_weights(inst)
         self.focal = focal if focal is not None else focal_colours(inst)
-        self.fixed_cells = triangle(inst.size or 0) if inst.shape == "triangle" else None
-        self.board = set(inst.board) if inst.shape == "board" else None
+        pyramid = inst.shape == "triangle"
+        self.fixed_cells = pyramid_cells(inst.size or 0, pyramid_order) \
+            if pyramid and pyramid_order != "moves" else None
+        self.gated = pyramid and pyramid_order == "grow"  # next cell: first bordering a focal arc
+        self.board = set(inst.board) if inst.shape == "board" else \
+            set(triangle(inst.size or 0)) if pyramid and pyramid_order == "moves" else None
         self.moves = 0 if self.fixed_cells is not None else max(0, self.n - 1)
-        # must a placed tile touch a focal-colour edge? (free growth: always; pyramids: see above)
-        self.need_focal = bool(self.focal) and (self.fixed_cells is None or pyramid_focal)
+        # must a placed tile touch a focal-colour edge? (growth: always; fixed orders: see above)
+        self.need_focal = bool(self.focal) and (self.fixed_cells is None or self.gated
+                                                or pyramid_focal)
         self.length = self.moves + 2 * self.n
         self.start = self._start_cell()
         self._fit_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -236,6 +263,8 @@ class DowningGrower:
         board: dict[Hex, tuple[int, int]] = {
             self.start: (first, int(genome[self.moves + 2 * first + 1]) % 6)}
         hand = order[1:]
+        if self.gated:
+            return self._develop_gated(board, hand, genome)
         if self.fixed_cells is not None:
             for cell in self.fixed_cells[1:]:
                 if not hand:
@@ -268,6 +297,22 @@ class DowningGrower:
             if placed is None:
                 break
             last = placed
+        return Grown(board, hand)
+
+    def _develop_gated(self, board, hand: list[int], genome) -> Grown:
+        """The general rule with the pyramid's cell list in place of the ring around the
+        last tile: the first free cell bordering a focal arc, then the cells after it."""
+        assert self.fixed_cells is not None
+        while hand:
+            cells = [c for c in self.fixed_cells if c not in board]
+            start = next((k for k, c in enumerate(cells) if self.borders_focal(board, c)), None)
+            if start is None:
+                break
+            got = next((g for g in (self.place_first_fitting(board, c, hand, genome)
+                                    for c in cells[start:]) if g is not None), None)
+            if got is None:
+                break
+            hand.remove(got)
         return Grown(board, hand)
 
     # ------------------------------------------------------------------ fitness

@@ -71,8 +71,10 @@ class DowningEncoding:
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,
                  bit_mutation: float = 0.01, inversion: float = 0.02, bin_swap: float = 0.2,
-                 swaps: int = 3, pyramid_focal: bool = False) -> None:
-        self.grower = DowningGrower(inst, weights, pyramid_focal=pyramid_focal)
+                 swaps: int = 3, pyramid_focal: bool = False,
+                 pyramid_order: str = "rows") -> None:
+        self.grower = DowningGrower(inst, weights, pyramid_focal=pyramid_focal,
+                                    pyramid_order=pyramid_order)
         self.n = inst.n
         self.length = self.grower.length
         self.target: float | None = None  # solutions are reported by `solved`
