@@ -12,6 +12,7 @@ from tesserae.core.textfile import records
 from tesserae.families.tantrix import ga
 from tesserae.families.tantrix.downing_growth import (
     DowningGrower,
+    PyramidReading,
     Weights,
     move_direction,
     paper_budget,
@@ -148,16 +149,20 @@ def test_pyramid_development_in_row_order_and_by_focal_arcs():
     # In row order the cell SW of the apex comes next; it sees blue, and tile 1 fits turned
     # 2 or 4 (gene 0: 2: B R Y Y B R), by the golden rule alone. Then the SE cell sees red
     # from the apex and from tile 1: tile 2 fits turned 1 only, closing a red line of three.
-    grower = DowningGrower(inst, pyramid_order="rows")
+    grower = DowningGrower(inst, pyramid=PyramidReading("rows"))
     rows = grower.develop(genome)
     assert rows.board == {(0, 0): (2, 5), (-1, 1): (0, 2), (0, 1): (1, 1)}
     assert grower.judge(rows).solved and verify(inst, grower.solution(rows)).ok
     # With the focal-arc rule the SW cell takes no tile and growth stops there.
-    focal = DowningGrower(inst, pyramid_focal=True).develop(genome)
+    focal = DowningGrower(inst, pyramid=PyramidReading(focal=True)).develop(genome)
     assert focal.board == {(0, 0): (2, 5)} and focal.unplaced == [0, 1]
+    # ... or, read as skipping such a cell, goes on to the SE cell, where tile 1 fits turned
+    # 0 or 2 (gene 0: 0), leaving tile 2 with no cell.
+    skip = DowningGrower(inst, pyramid=PyramidReading(focal=True, skip=True)).develop(genome)
+    assert skip.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and skip.unplaced == [1]
     # "grow": the first free cell in row order that borders a red arc, the SE cell. Tile 1
     # fits there turned 0 or 2 (gene 0: 0) and leaves no red arc at the SW cell: stop.
-    grown = DowningGrower(inst, pyramid_order="grow").develop(genome)
+    grown = DowningGrower(inst, pyramid=PyramidReading("grow")).develop(genome)
     assert grown.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and grown.unplaced == [1]
 
 

@@ -75,6 +75,17 @@ PYRAMID_ORDERS = ("rows", "rows-rl", "snake", "snake-lr", "base", "base-rl", "ba
                   "base-snake-lr", "grow", "moves")
 
 
+@dataclass(frozen=True)
+class PyramidReading:
+    """How a pyramid is filled: the cell order, whether a tile must also touch a focal arc
+    (sec. 7.2's "(and matches a focal color arc)"), and whether a cell no tile fits is left
+    empty and the filling goes on (`skip`) instead of stopping there (sec. 5's rule)."""
+
+    order: str = "rows"
+    focal: bool = False
+    skip: bool = False
+
+
 def pyramid_cells(side: int, order: str = "rows") -> list[Hex]:
     """The cells of `triangle(side)` in a fixed filling order (PYRAMID_ORDERS but "moves")."""
     rows = [[(q, r) for q in range(-r, 1)] for r in range(side)]  # apex first, left to right
@@ -171,24 +182,25 @@ class DowningGrower:
     """Develops Downing genomes of one instance and scores the clusters."""
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,
-                 focal: tuple[int, ...] | None = None, pyramid_focal: bool = False,
-                 pyramid_order: str = "rows") -> None:
+                 focal: tuple[int, ...] | None = None,
+                 pyramid: PyramidReading | None = None) -> None:
         self.inst = inst
         self.n = inst.n
         self.base = Grower(inst)  # edge tables, line tracing, goal check
         self.edge = self.base.edge
         self.weights = weights or paper_weights(inst)
         self.focal = focal if focal is not None else focal_colours(inst)
-        pyramid = inst.shape == "triangle"
-        self.fixed_cells = pyramid_cells(inst.size or 0, pyramid_order) \
-            if pyramid and pyramid_order != "moves" else None
-        self.gated = pyramid and pyramid_order == "grow"  # next cell: first bordering a focal arc
+        self.pyramid = pyramid or PyramidReading()
+        is_pyramid, order = inst.shape == "triangle", self.pyramid.order
+        self.fixed_cells = pyramid_cells(inst.size or 0, order) \
+            if is_pyramid and order != "moves" else None
+        self.gated = is_pyramid and order == "grow"  # next cell: first bordering a focal arc
         self.board = set(inst.board) if inst.shape == "board" else \
-            set(triangle(inst.size or 0)) if pyramid and pyramid_order == "moves" else None
+            set(triangle(inst.size or 0)) if is_pyramid and order == "moves" else None
         self.moves = 0 if self.fixed_cells is not None else max(0, self.n - 1)
         # must a placed tile touch a focal-colour edge? (growth: always; fixed orders: see above)
         self.need_focal = bool(self.focal) and (self.fixed_cells is None or self.gated
-                                                or pyramid_focal)
+                                                or self.pyramid.focal)
         self.length = self.moves + 2 * self.n
         self.start = self._start_cell()
         self._fit_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -271,6 +283,8 @@ class DowningGrower:
                     break
                 got = self.place_first_fitting(board, cell, hand, genome)
                 if got is None:
+                    if self.pyramid.skip:
+                        continue
                     break
                 hand.remove(got)
             return Grown(board, hand)
