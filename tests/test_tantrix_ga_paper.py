@@ -134,11 +134,11 @@ def test_genome_layout_is_downings():
 def test_pyramid_cell_orders():
     apex, row1, row2 = [(0, 0)], [(-1, 1), (0, 1)], [(-2, 2), (-1, 2), (0, 2)]
     assert pyramid_cells(3, "rows") == apex + row1 + row2
-    assert pyramid_cells(3, "rows-rl") == apex + row1[::-1] + row2[::-1]
+    assert pyramid_cells(3, "rows_rl") == apex + row1[::-1] + row2[::-1]
     assert pyramid_cells(3, "snake") == apex + row1[::-1] + row2
-    assert pyramid_cells(3, "snake-lr") == apex + row1 + row2[::-1]
+    assert pyramid_cells(3, "snake_lr") == apex + row1 + row2[::-1]
     assert pyramid_cells(3, "base") == row2 + row1 + apex
-    assert pyramid_cells(3, "base-snake") == row2 + row1[::-1] + apex
+    assert pyramid_cells(3, "base_snake") == row2 + row1[::-1] + apex
 
 
 def test_pyramid_development_in_row_order_and_by_focal_arcs():

@@ -68,11 +68,11 @@ MOVE_BITS, PRIO_BITS, ORIENT_BITS = 5, 7, 8
 EMPTY = -1
 # pyramid cell orders (sec. 6.2 gives none): rows from the apex or from the base, each row
 # left to right, right to left, or alternating ("snake": the second row right to left,
-# "snake-lr": left to right); "grow": the general rule on the pyramid's cells, the next cell
+# "snake_lr": left to right); "grow": the general rule on the pyramid's cells, the next cell
 # being the first free one in row order that borders a focal arc; "moves": move genes as
 # for free shapes, growth kept on the pyramid's cells
-PYRAMID_ORDERS = ("rows", "rows-rl", "snake", "snake-lr", "base", "base-rl", "base-snake",
-                  "base-snake-lr", "grow", "moves")
+PYRAMID_ORDERS = ("rows", "rows_rl", "snake", "snake_lr", "base", "base_rl", "base_snake",
+                  "base_snake_lr", "grow", "moves")
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,11 @@ def pyramid_cells(side: int, order: str = "rows") -> list[Hex]:
     rows = [[(q, r) for q in range(-r, 1)] for r in range(side)]  # apex first, left to right
     if order.startswith("base"):
         rows = rows[::-1]
-    kind = order.removeprefix("base").removeprefix("-") or "rows"
+    kind = order.removeprefix("base").removeprefix("_") or "rows"
     out: list[Hex] = []
     for i, row in enumerate(rows):
-        flip = {"rows": False, "rows-rl": True, "grow": False, "snake": i % 2 == 1,
-                "snake-lr": i % 2 == 0, "rl": True}[kind]
+        flip = {"rows": False, "rows_rl": True, "grow": False, "snake": i % 2 == 1,
+                "snake_lr": i % 2 == 0, "rl": True}[kind]
         out += row[::-1] if flip else row
     return out
 
