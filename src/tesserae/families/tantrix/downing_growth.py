@@ -28,13 +28,16 @@ and the first tile with an orientation that fits is placed. A tile fits when eve
 edge has the same colour on both sides (the golden rule) and at least one touching edge has
 a focal colour. Growth stops when every tile is placed or no cell of C takes any tile.
 
-Pyramids (sec. 6.2): no moves; the cells are filled row by row from the apex, left to right,
-"always taking the next tile in the priority list that legally fits the current cell", i.e.
-by the golden rule. Sec. 7.2 restates this with "(and matches a focal color arc)"; that
-reading is kept as `pyramid_focal=True` but is not the default, because it cannot reach the
-puzzles' solutions: of the 30 placed solutions of the blue pyramid and the 162 of the red
-one (CP-SAT enumeration, each turned so the triangle points up), none has a blue (red) edge
-to an earlier cell at every cell in row order, while Downing solved both (17/20 and 2/20).
+Pyramids (sec. 6.2): no moves; the cells are filled in a fixed order, "always taking the
+next tile in the priority list that legally fits the current cell", i.e. by the golden rule;
+a cell no tile fits ends the development. The text gives no order; sec. 7.2 says the order
+never puts a tile beside more than 3 placed ones, which rows parallel to a side satisfy.
+The default is row by row from the apex, left to right; `PyramidReading` selects the other
+row orders, the general rule on the pyramid's cells ("grow", "moves"), sec. 7.2's "(and
+matches a focal color arc)" (`focal`) and leaving an unfillable cell empty (`skip`). With
+the focal-arc rule a fixed order reaches few solutions: of the 15 solutions of the blue
+pyramid on the triangle (every golden-rule filling enumerated), "snake" reaches 4, the other
+seven row orders none; Downing solved both pyramids (17/20 and 2/20).
 
 Fitness (eq. 2 and 3): with M the average number of neighbours per placed tile, H the holes
 and, per focal colour i, S_i the longest open segment and C_i the longest cycle (in tiles),
