@@ -252,3 +252,32 @@ def test_open_colour_is_fixed_by_the_arc_count():
 
     inst = read_instance("instances/tantrix_rainbow_white.txt")
     assert focal_colours(inst) == (2,)  # blue
+
+
+def _downing_script():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "reproduce_downing.py"
+    spec = importlib.util.spec_from_file_location("reproduce_downing", path)
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script  # its dataclasses look their module up there
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_reproduction_compares_rates_by_fisher_and_runs_paper_rows_first():
+    script = _downing_script()
+    # 0/2 against 2/2: splits 0-2, 1-1, 2-0 of the two successes have chances 1/6, 4/6, 1/6
+    assert script.fisher_p(0, 2, 2, 2) == pytest.approx(1 / 3)
+    assert script.fisher_p(19, 20, 20, 20) == pytest.approx(1.0)
+    blue = next(r for r in script.ROWS if r.puzzle == "Blue 10-pyramid")
+    assert script.verdict(blue, [{"solved": True}] * 5 + [{"solved": False}] * 15) \
+        .startswith("below")
+    runs = script.runs_for(script.ROWS, 2, tuned_runs=1)
+    columns = [r.column for r in runs]
+    assert columns.index("cpsat") > max(i for i, c in enumerate(columns) if c == "paper")
+    assert columns.index("tuned") > max(i for i, c in enumerate(columns) if c == "search")
+    paper = [r for r in runs if r.column == "paper"]
+    assert paper[0].row == "10-tile 100/100" and paper[-1].row == "30-tile 500/300"
