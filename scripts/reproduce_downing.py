@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,7 +136,9 @@ def ga_cell(rs: list[dict]) -> str:
     lo, hi = wilson(len(ok), len(rs))
     gens = [r["generations"] for r in ok if r.get("generations") is not None]
     mean = f", gen {sum(gens) / len(gens):.1f}" if gens else ""
-    return f"{len(ok)}/{len(rs)} ({100 * lo:.0f}-{100 * hi:.0f}%){mean}"
+    cpu = [r["cpu_seconds"] for r in rs if r.get("cpu_seconds") is not None]
+    cpu_s = f", {statistics.median(cpu):.1f} CPU s" if cpu else ""
+    return f"{len(ok)}/{len(rs)} ({100 * lo:.0f}-{100 * hi:.0f}%){mean}{cpu_s}"
 
 
 def exact_cell(rs: list[dict]) -> str:
@@ -214,7 +217,8 @@ HEAD = """# Downing (2005), Tables 1-3, reproduced
 K. L. Downing, "Tantrix: A Minute to Learn, 100 (Genetic Algorithm) Generations to Master"
 (NTNU, 2005). Each row: Downing's figure (solved of 20 trials, average generation of the
 solution), ours with `--preset paper` at his population and generation limit (solved of the
-runs made, the 95% Wilson interval of the rate, average generation of a solution), whether
+runs made, the 95% Wilson interval of the rate, average generation of a solution, median CPU
+seconds of a run), whether
 ours is `within` his figure's run-to-run spread or `below`/`above` it (Fisher's exact test of
 our runs against his 20 trials, two-sided, 5%; its p is shown), ours with
 `--preset tuned` at the same number of evaluations (population + generations x 95% of the
@@ -222,7 +226,11 @@ population; tuned restarts within it), and one run of each exact backend with a 
 (`n/a`: the backend does not take that puzzle). Seeds are 0..runs-1; the run count per row is
 the denominator shown. Every "solved" passed the family's checker.
 
-Produced by `python scripts/reproduce_downing.py` (resumable; `--runs N` adds seeds).
+Produced by `python scripts/reproduce_downing.py` (resumable; `--runs N` adds seeds,
+`--tuned-runs N` sets the tuned column's count, `--rows REGEX` and `--tables 1,2` pick rows,
+`--no-exact` leaves the exact backends out). Runs were single-threaded at `nice -n 15` on a
+shared two-core machine (load 9-14): the exact backends' 60 s are wall seconds and saw a
+fraction of a core.
 """
 
 NOTES = """## Where our instances or readings differ
