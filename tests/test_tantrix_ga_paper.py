@@ -12,10 +12,12 @@ from tesserae.core.textfile import records
 from tesserae.families.tantrix import ga
 from tesserae.families.tantrix.downing_growth import (
     DowningGrower,
+    PyramidReading,
     Weights,
     move_direction,
     paper_budget,
     paper_weights,
+    pyramid_cells,
 )
 from tesserae.families.tantrix.ga_downing import (
     DowningEncoding,
@@ -129,6 +131,41 @@ def test_genome_layout_is_downings():
     assert pyramid.grower.moves == 0 and pyramid.length == 20  # no shape genes
 
 
+def test_pyramid_cell_orders():
+    apex, row1, row2 = [(0, 0)], [(-1, 1), (0, 1)], [(-2, 2), (-1, 2), (0, 2)]
+    assert pyramid_cells(3, "rows") == apex + row1 + row2
+    assert pyramid_cells(3, "rows_rl") == apex + row1[::-1] + row2[::-1]
+    assert pyramid_cells(3, "snake") == apex + row1[::-1] + row2
+    assert pyramid_cells(3, "snake_lr") == apex + row1 + row2[::-1]
+    assert pyramid_cells(3, "base") == row2 + row1 + apex
+    assert pyramid_cells(3, "base_snake") == row2 + row1[::-1] + apex
+
+
+def test_pyramid_development_in_row_order_and_by_focal_arcs():
+    # Tiles 1, 2, 3 (YYBRBR, YYBRRB, YYRRBB) on a triangle of side 2, priority 3, 1, 2.
+    # Tile 3 turned 5 shows R on its E and SE edges and B on its SW edge.
+    inst = parse("tiles 1-3\ngoal line red\nshape triangle 2\n")
+    genome = [1, 0, 2, 0, 0, 5]
+    # In row order the cell SW of the apex comes next; it sees blue, and tile 1 fits turned
+    # 2 or 4 (gene 0: 2: B R Y Y B R), by the golden rule alone. Then the SE cell sees red
+    # from the apex and from tile 1: tile 2 fits turned 1 only, closing a red line of three.
+    grower = DowningGrower(inst, pyramid=PyramidReading("rows"))
+    rows = grower.develop(genome)
+    assert rows.board == {(0, 0): (2, 5), (-1, 1): (0, 2), (0, 1): (1, 1)}
+    assert grower.judge(rows).solved and verify(inst, grower.solution(rows)).ok
+    # With the focal-arc rule the SW cell takes no tile and growth stops there.
+    focal = DowningGrower(inst, pyramid=PyramidReading(focal=True)).develop(genome)
+    assert focal.board == {(0, 0): (2, 5)} and focal.unplaced == [0, 1]
+    # ... or, read as skipping such a cell, goes on to the SE cell, where tile 1 fits turned
+    # 0 or 2 (gene 0: 0), leaving tile 2 with no cell.
+    skip = DowningGrower(inst, pyramid=PyramidReading(focal=True, skip=True)).develop(genome)
+    assert skip.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and skip.unplaced == [1]
+    # "grow": the first free cell in row order that borders a red arc, the SE cell. Tile 1
+    # fits there turned 0 or 2 (gene 0: 0) and leaves no red arc at the SW cell: stop.
+    grown = DowningGrower(inst, pyramid=PyramidReading("grow")).develop(genome)
+    assert grown.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and grown.unplaced == [1]
+
+
 def test_single_point_crossover_inversion_and_bit_mutation_by_hand():
     a = np.array([[0, 1, 2, 3, 4, 5]])
     b = np.array([[10, 11, 12, 13, 14, 15]])
@@ -215,3 +252,32 @@ def test_open_colour_is_fixed_by_the_arc_count():
 
     inst = read_instance("instances/tantrix_rainbow_white.txt")
     assert focal_colours(inst) == (2,)  # blue
+
+
+def _downing_script():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "reproduce_downing.py"
+    spec = importlib.util.spec_from_file_location("reproduce_downing", path)
+    script = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = script  # its dataclasses look their module up there
+    spec.loader.exec_module(script)
+    return script
+
+
+def test_reproduction_compares_rates_by_fisher_and_runs_paper_rows_first():
+    script = _downing_script()
+    # 0/2 against 2/2: splits 0-2, 1-1, 2-0 of the two successes have chances 1/6, 4/6, 1/6
+    assert script.fisher_p(0, 2, 2, 2) == pytest.approx(1 / 3)
+    assert script.fisher_p(19, 20, 20, 20) == pytest.approx(1.0)
+    blue = next(r for r in script.ROWS if r.puzzle == "Blue 10-pyramid")
+    assert script.verdict(blue, [{"solved": True}] * 5 + [{"solved": False}] * 15) \
+        .startswith("below")
+    runs = script.runs_for(script.ROWS, 2, tuned_runs=1)
+    columns = [r.column for r in runs]
+    assert columns.index("cpsat") > max(i for i, c in enumerate(columns) if c == "paper")
+    assert columns.index("tuned") > max(i for i, c in enumerate(columns) if c == "search")
+    paper = [r for r in runs if r.column == "paper"]
+    assert paper[0].row == "10-tile 100/100" and paper[-1].row == "30-tile 500/300"

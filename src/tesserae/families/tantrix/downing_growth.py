@@ -28,13 +28,16 @@ and the first tile with an orientation that fits is placed. A tile fits when eve
 edge has the same colour on both sides (the golden rule) and at least one touching edge has
 a focal colour. Growth stops when every tile is placed or no cell of C takes any tile.
 
-Pyramids (sec. 6.2): no moves; the cells are filled row by row from the apex, left to right,
-"always taking the next tile in the priority list that legally fits the current cell", i.e.
-by the golden rule. Sec. 7.2 restates this with "(and matches a focal color arc)"; that
-reading is kept as `pyramid_focal=True` but is not the default, because it cannot reach the
-puzzles' solutions: of the 30 placed solutions of the blue pyramid and the 162 of the red
-one (CP-SAT enumeration, each turned so the triangle points up), none has a blue (red) edge
-to an earlier cell at every cell in row order, while Downing solved both (17/20 and 2/20).
+Pyramids (sec. 6.2): no moves; the cells are filled in a fixed order, "always taking the
+next tile in the priority list that legally fits the current cell", i.e. by the golden rule;
+a cell no tile fits ends the development. The text gives no order; sec. 7.2 says the order
+never puts a tile beside more than 3 placed ones, which rows parallel to a side satisfy.
+The default is row by row from the apex, left to right; `PyramidReading` selects the other
+row orders, the general rule on the pyramid's cells ("grow", "moves"), sec. 7.2's "(and
+matches a focal color arc)" (`focal`) and leaving an unfillable cell empty (`skip`). With
+the focal-arc rule a fixed order reaches few solutions: of the 15 solutions of the blue
+pyramid on the triangle (every golden-rule filling enumerated), "snake" reaches 4, the other
+seven row orders none; Downing solved both pyramids (17/20 and 2/20).
 
 Fitness (eq. 2 and 3): with M the average number of neighbours per placed tile, H the holes
 and, per focal colour i, S_i the longest open segment and C_i the longest cycle (in tiles),
@@ -66,6 +69,38 @@ from .model import TantrixInstance, goal_colour_options, holes, triangle
 Hex = tuple[int, int]
 MOVE_BITS, PRIO_BITS, ORIENT_BITS = 5, 7, 8
 EMPTY = -1
+# pyramid cell orders (sec. 6.2 gives none): rows from the apex or from the base, each row
+# left to right, right to left, or alternating ("snake": the second row right to left,
+# "snake_lr": left to right); "grow": the general rule on the pyramid's cells, the next cell
+# being the first free one in row order that borders a focal arc; "moves": move genes as
+# for free shapes, growth kept on the pyramid's cells
+PYRAMID_ORDERS = ("rows", "rows_rl", "snake", "snake_lr", "base", "base_rl", "base_snake",
+                  "base_snake_lr", "grow", "moves")
+
+
+@dataclass(frozen=True)
+class PyramidReading:
+    """How a pyramid is filled: the cell order, whether a tile must also touch a focal arc
+    (sec. 7.2's "(and matches a focal color arc)"), and whether a cell no tile fits is left
+    empty and the filling goes on (`skip`) instead of stopping there (sec. 5's rule)."""
+
+    order: str = "rows"
+    focal: bool = False
+    skip: bool = False
+
+
+def pyramid_cells(side: int, order: str = "rows") -> list[Hex]:
+    """The cells of `triangle(side)` in a fixed filling order (PYRAMID_ORDERS but "moves")."""
+    rows = [[(q, r) for q in range(-r, 1)] for r in range(side)]  # apex first, left to right
+    if order.startswith("base"):
+        rows = rows[::-1]
+    kind = order.removeprefix("base").removeprefix("_") or "rows"
+    out: list[Hex] = []
+    for i, row in enumerate(rows):
+        flip = {"rows": False, "rows_rl": True, "grow": False, "snake": i % 2 == 1,
+                "snake_lr": i % 2 == 0, "rl": True}[kind]
+        out += row[::-1] if flip else row
+    return out
 
 
 def move_direction(move: int) -> int:
@@ -150,18 +185,25 @@ class DowningGrower:
     """Develops Downing genomes of one instance and scores the clusters."""
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,
-                 focal: tuple[int, ...] | None = None, pyramid_focal: bool = False) -> None:
+                 focal: tuple[int, ...] | None = None,
+                 pyramid: PyramidReading | None = None) -> None:
         self.inst = inst
         self.n = inst.n
         self.base = Grower(inst)  # edge tables, line tracing, goal check
         self.edge = self.base.edge
         self.weights = weights or paper_weights(inst)
         self.focal = focal if focal is not None else focal_colours(inst)
-        self.fixed_cells = triangle(inst.size or 0) if inst.shape == "triangle" else None
-        self.board = set(inst.board) if inst.shape == "board" else None
+        self.pyramid = pyramid or PyramidReading()
+        is_pyramid, order = inst.shape == "triangle", self.pyramid.order
+        self.fixed_cells = pyramid_cells(inst.size or 0, order) \
+            if is_pyramid and order != "moves" else None
+        self.gated = is_pyramid and order == "grow"  # next cell: first bordering a focal arc
+        self.board = set(inst.board) if inst.shape == "board" else \
+            set(triangle(inst.size or 0)) if is_pyramid and order == "moves" else None
         self.moves = 0 if self.fixed_cells is not None else max(0, self.n - 1)
-        # must a placed tile touch a focal-colour edge? (free growth: always; pyramids: see above)
-        self.need_focal = bool(self.focal) and (self.fixed_cells is None or pyramid_focal)
+        # must a placed tile touch a focal-colour edge? (growth: always; fixed orders: see above)
+        self.need_focal = bool(self.focal) and (self.fixed_cells is None or self.gated
+                                                or self.pyramid.focal)
         self.length = self.moves + 2 * self.n
         self.start = self._start_cell()
         self._fit_cache: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -236,12 +278,16 @@ class DowningGrower:
         board: dict[Hex, tuple[int, int]] = {
             self.start: (first, int(genome[self.moves + 2 * first + 1]) % 6)}
         hand = order[1:]
+        if self.gated:
+            return self._develop_gated(board, hand, genome)
         if self.fixed_cells is not None:
             for cell in self.fixed_cells[1:]:
                 if not hand:
                     break
                 got = self.place_first_fitting(board, cell, hand, genome)
                 if got is None:
+                    if self.pyramid.skip:
+                        continue
                     break
                 hand.remove(got)
             return Grown(board, hand)
@@ -268,6 +314,22 @@ class DowningGrower:
             if placed is None:
                 break
             last = placed
+        return Grown(board, hand)
+
+    def _develop_gated(self, board, hand: list[int], genome) -> Grown:
+        """The general rule with the pyramid's cell list in place of the ring around the
+        last tile: the first free cell bordering a focal arc, then the cells after it."""
+        assert self.fixed_cells is not None
+        while hand:
+            cells = [c for c in self.fixed_cells if c not in board]
+            start = next((k for k, c in enumerate(cells) if self.borders_focal(board, c)), None)
+            if start is None:
+                break
+            got = next((g for g in (self.place_first_fitting(board, c, hand, genome)
+                                    for c in cells[start:]) if g is not None), None)
+            if got is None:
+                break
+            hand.remove(got)
         return Grown(board, hand)
 
     # ------------------------------------------------------------------ fitness

@@ -32,14 +32,20 @@ from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import parse_switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from .downing_growth import Weights, paper_budget, paper_weights
+from .downing_growth import (
+    PYRAMID_ORDERS,
+    PyramidReading,
+    Weights,
+    paper_budget,
+    paper_weights,
+)
 from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
 from .model import TantrixInstance, verify
 
 OWN_PARAMS = ("preset", "fitness", "bit_mutation", "inversion", "bin_swap", "restarts",
-              "swaps", "k_cyc", "holes", "pyramid_focal")
-PAPER_ONLY = ("swaps", "k_cyc", "holes", "pyramid_focal")
+              "swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
+PAPER_ONLY = ("swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
 PARAMS = (*engine.ENGINE_PARAMS, *OWN_PARAMS)
 
 PAPER = engine.Preset(
@@ -61,7 +67,8 @@ PAPER = engine.Preset(
         stall_generations=0,
     ),
     options={"fitness": "auto", "bit_mutation": 0.01, "inversion": 0.02, "bin_swap": 0.2,
-             "swaps": 3, "holes": "cells", "pyramid_focal": False, "restarts": 0},
+             "swaps": 3, "holes": "cells", "pyramid_order": "rows", "pyramid_focal": False,
+             "pyramid_skip": False, "restarts": 0},
     summary="Downing's Tantrix-GA (2005) as published: developmental genome, F_sum/F_max "
             "fitness with 10 per hole, single-point and headless-chicken crossover, inversion, "
             "priority swaps, sigma scaling, distinct elites, 10% immigrants, his budgets",
@@ -243,8 +250,6 @@ def _paper_encoding(inst: TantrixInstance, params: dict, opt: dict) -> DowningEn
                            "cells or regions") if "holes" in params else opt["holes"]
     swaps = engine.convert(params, "swaps", engine._positive_int, "a positive integer") \
         if "swaps" in params else opt["swaps"]
-    pyramid_focal = engine.convert(params, "pyramid_focal", parse_switch, "on or off") \
-        if "pyramid_focal" in params else opt["pyramid_focal"]
     return DowningEncoding(
         inst,
         Weights(mode=mode, k_cyc=k_cyc, holes=holes),
@@ -252,8 +257,19 @@ def _paper_encoding(inst: TantrixInstance, params: dict, opt: dict) -> DowningEn
         inversion=_fraction(params, "inversion", opt["inversion"]),
         bin_swap=_fraction(params, "bin_swap", opt["bin_swap"]),
         swaps=swaps,
-        pyramid_focal=pyramid_focal,
+        pyramid=_pyramid_reading(params, opt),
     )
+
+
+def _pyramid_reading(params: dict, opt: dict) -> PyramidReading:
+    def flag(name: str) -> bool:
+        return engine.convert(params, name, parse_switch, "on or off") if name in params \
+            else opt[name]
+
+    order = engine.convert(params, "pyramid_order", engine._choice(*PYRAMID_ORDERS),
+                           " or ".join(PYRAMID_ORDERS)) \
+        if "pyramid_order" in params else opt["pyramid_order"]
+    return PyramidReading(order, flag("pyramid_focal"), flag("pyramid_skip"))
 
 
 def _tuned_encoding(inst: TantrixInstance, params: dict, opt: dict) -> TantrixEncoding:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.result import Solution
 from . import catalogue as cat
-from .downing_growth import DowningGrower, Weights
+from .downing_growth import DowningGrower, PyramidReading, Weights
 from .model import TantrixInstance
 
 CACHE_SIZE = 200_000
@@ -71,8 +71,8 @@ class DowningEncoding:
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,
                  bit_mutation: float = 0.01, inversion: float = 0.02, bin_swap: float = 0.2,
-                 swaps: int = 3, pyramid_focal: bool = False) -> None:
-        self.grower = DowningGrower(inst, weights, pyramid_focal=pyramid_focal)
+                 swaps: int = 3, pyramid: PyramidReading | None = None) -> None:
+        self.grower = DowningGrower(inst, weights, pyramid=pyramid)
         self.n = inst.n
         self.length = self.grower.length
         self.target: float | None = None  # solutions are reported by `solved`
