@@ -154,6 +154,7 @@ class Portfolio:
         self.credits: dict[str, list[float]] = {}
         self.next_review = self.t0 + self.cfg.review
         self.adaptations: list[dict] = []
+        self.retired: set[str] = set()  # lanes stopped by a review
 
     # --- lanes ---------------------------------------------------------------------------
     def now(self) -> float:
@@ -339,11 +340,12 @@ class Portfolio:
         for lane in self.race.running():
             name = lane.spec.name
             rec = self.records.get(name, {})
-            if self.roles.get(name) != "race" or name in earners or \
+            if self.roles.get(name) != "race" or name in earners or name in self.retired or \
                     rec.get("backend") in budget.EXACT_BACKENDS or \
                     now - self.t0 - rec.get("started", 0.0) < self.cfg.review:
                 continue
-            self.race.stop(name)
+            self.race.stop(name)  # cooperative: it may run on a moment, never replaced twice
+            self.retired.add(name)
             rec["note"] = f"stopped at {round(self.now(), 1)} s: no gain in {self.cfg.review:g} s"
             new = self._side_name(backend, "adapt")
             self._start(new, backend, "race", 1, self.remaining(),
