@@ -48,6 +48,7 @@ from .genome import CLASSES, BoardGenome
 from .local_search import LocalSearch
 from .model import EdgeInstance
 from .niang_fitness import TERMS, niang_fitness
+from .niang_repair import ThesisRepair
 
 __all__ = ["CLASSES", "EdgeEncoding", "NiangEncoding", "PRESETS", "build", "solve"]
 
@@ -55,7 +56,8 @@ DEFAULT_TIME = 120.0  # seconds, tuned preset, when no time, generation or evalu
 MUTATIONS = tuple(mutations.TUNED)  # the tuned preset's operator names
 PAPER_MUTATIONS = tuple(mutations.PAPER)
 TUNED_OPTIONS = ("uniform_rate", "tabu_iterations", "tabu_tenure", "lns_moves", "sideways")
-PAPER_OPTIONS = ("crossover", "region", "fitness", "layout")
+PAPER_OPTIONS = ("crossover", "region", "fitness", "layout", "repair", "repair_threshold",
+                 "repair_lower")
 PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, "operators", *TUNED_OPTIONS,
           *PAPER_OPTIONS)
 
@@ -66,11 +68,16 @@ class NiangEncoding(BoardGenome):
     def __init__(self, inst: EdgeInstance, fixed: dict | None = None,
                  operators: tuple[str, ...] = ("region_rotate", "region_swap"),
                  crossover: str = "region_exchange", region: str = "corners",
-                 terms: tuple[str, ...] = TERMS, layout: str = "frame") -> None:
+                 terms: tuple[str, ...] = TERMS, layout: str = "frame",
+                 repair: dict | None = None) -> None:
         super().__init__(inst, fixed, keep_frame=layout == "frame")
         self.target: float | None = 1.0
         self.operators, self.crossover_kind, self.region, self.terms = \
             operators, crossover, region, terms
+        # the thesis's deadlock tagging and repairs (niang_repair.py), when asked for
+        self.heuristics = ThesisRepair(self, **repair) if repair is not None else None
+        if self.heuristics is not None:
+            self.tend = self.heuristics
 
     def fitness(self, pop: np.ndarray) -> np.ndarray:
         return niang_fitness(self, pop, self.terms)
@@ -121,7 +128,8 @@ PAPER = engine.Preset(
         cbgi=False,
     ),
     options={"operators": ("region_rotate", "region_swap"), "crossover": "region_exchange",
-             "region": "corners", "fitness": TERMS, "layout": "frame"},
+             "region": "corners", "fitness": TERMS, "layout": "frame", "repair": "off",
+             "repair_threshold": 20, "repair_lower": 0.1},
     summary="Niang 2010: population 200, tournament 3, region exchange 0.9, region "
             "rotation/swap mutation 0.1, elitism 1, fitness with 2x2 areas, 10,000 generations",
 )
@@ -193,7 +201,16 @@ def _paper_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> NiangEnc
                      "corners or corner-size", o["region"])
     terms = _option(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
     layout = _option(p, "layout", engine._choice("free", "frame"), "free or frame", o["layout"])
-    return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout)
+    repair = _option(p, "repair", engine._choice("thesis", "off"), "thesis or off", o["repair"])
+    settings = None
+    if repair == "thesis":
+        settings = {
+            "threshold": _option(p, "repair_threshold", engine._positive_int,
+                                 "a positive integer", o["repair_threshold"]),
+            "lower": _option(p, "repair_lower", engine._fraction, "a fraction in [0, 1]",
+                             o["repair_lower"]),
+        }
+    return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout, settings)
 
 
 def _tuned_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> EdgeEncoding:
@@ -243,6 +260,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
                  seconds=round(time.perf_counter() - t0, 4))
     if isinstance(enc, EdgeEncoding):
         stats["tabu_iterations"] = enc.ls_iterations
+    elif enc.heuristics is not None:
+        stats["repairs_by_symptom"] = dict(enc.heuristics.done)
     if res.fixed_partial:
         stats["cbgi_partial"] = [[r, c, p, rot] for (r, c), (p, rot) in res.fixed_partial.items()]
     score = int(enc.matches(res.best[None, :])[0])

@@ -1,0 +1,154 @@
+"""Niang's deadlock tagging and repairs (thesis 4.8, 4.9; `--repair thesis`): the symptoms and
+moves on hand-broken copies of a solved 4x4, the threshold and tagging schedule step by step,
+and the paper preset with repair solving the 4x4."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tesserae.core.family import load_instance
+from tesserae.core.result import SolveOptions, Status
+from tesserae.families.edgematch import ga
+from tesserae.families.edgematch import niang_repair as nr
+from tesserae.families.edgematch.model import verify
+
+NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
+# a solution of the 4x4 (piece, quarter turns) row by row, as the search backend prints it
+SOLVED = [(4, 0), (13, 0), (8, 3), (15, 1), (3, 0), (11, 3), (14, 0), (12, 1),
+          (6, 3), (1, 1), (5, 1), (9, 0), (16, 1), (7, 2), (2, 2), (10, 3)]
+FRAME = [0, 1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 15]
+INNER = [5, 6, 9, 10]
+
+
+def _genes(cells):
+    """Piece and turn genes of these cells."""
+    return np.array(cells + [16 + c for c in cells])
+
+
+def _board():
+    _, inst = load_instance(NIANG_4X4)
+    b = ga.NiangEncoding(inst)
+    g = np.array([p - 1 for p, _ in SOLVED] + [r for _, r in SOLVED], dtype=np.int64)
+    assert b.matches(g[None])[0] == 24  # all 24 joins: a solution
+    return b, g
+
+
+def test_a_solved_board_has_no_symptom():
+    b, g = _board()
+    h = g.copy()
+    assert nr.repair_board(b, h, np.random.default_rng(0)) is None
+    assert (h == g).all()
+
+
+def test_a_dead_inner_piece_changes_places_with_another_inner_piece():
+    """Cell 5 (row 1, column 1) shows N E S W = 4 1 2 4; half a turn makes it 2 4 4 1, and
+    none of its four joins matches (cells 1, 6, 9, 4 show 4, 1, 2, 4 towards it): a dead
+    piece. It trades places with one of the inner cells 6, 9, 10; the frame is untouched."""
+    b, g = _board()
+    h = g.copy()
+    h[16 + 5] = (h[16 + 5] + 2) % 4
+    assert nr.dead_cells(b, h).tolist() == [5]
+    assert nr.repair_board(b, h, np.random.default_rng(1)) == "deadlock"
+    moved = [i for i in range(16) if h[i] != g[i]]
+    assert len(moved) == 2 and 5 in moved and set(moved) <= set(INNER)
+    assert (h[_genes(FRAME)] == g[_genes(FRAME)]).all()
+
+
+def test_border_tiles_on_unmatched_frame_joins_trade_places_within_their_class():
+    """Swapping the border pieces of cells 1 and 2 breaks the frame joins 0-1, 1-2 and 2-3
+    (and the joins to cells 5 and 6): no piece is dead (each keeps a match), so the border
+    symptom decides: the frame cells on unmatched frame joins are 0, 1, 2, 3. Each of them
+    trades places with a random piece of its class (corners with corners, border pieces with
+    border pieces), turned grey side out; the inner cells stay."""
+    b, g = _board()
+    h = g.copy()
+    h[[1, 2]] = h[[2, 1]]
+    h = b.normalise(h[None])[0]
+    assert nr.dead_cells(b, h).tolist() == []
+    assert nr.frame_cells_on_bad_joins(b, h).tolist() == [0, 1, 2, 3]
+    before = h.copy()
+    assert nr.repair_board(b, h, np.random.default_rng(2)) == "border"
+    assert (h[_genes(INNER)] == before[_genes(INNER)]).all()
+    corners = [0, 3, 12, 15]
+    assert sorted(h[corners]) == sorted(before[corners])  # corners stayed on corners
+    assert h[[0, 1, 2, 3]].tolist() != before[[0, 1, 2, 3]].tolist()
+    assert verify(b.inst, b.decode(h), "matches").ok  # still a frame-respecting board
+
+
+def test_bad_2x2_areas_are_reshuffled_and_turned_inside():
+    """Swapping the pieces of inner cells 5 and 10 (the cells keep their turns) makes cell 5
+    show N E S W = 4 1 1 4 and cell 10 2 4 4 1: only the joins 5-9 (1 against 2) and 6-10
+    (1 against 2) are unmatched, no piece is dead and the frame is whole. The areas with an
+    unmatched join have top-left cells (1, 0), (1, 1), (1, 2); their inner cells (5, 9; 5, 6,
+    9, 10; 6, 10) are shuffled and re-turned; the frame stays."""
+    b, g = _board()
+    h = g.copy()
+    h[[5, 10]] = h[[10, 5]]
+    assert b.matches(h[None])[0] == 22
+    assert nr.bad_area_corners(b, h).tolist() == [[1, 0], [1, 1], [1, 2]]
+    before = h.copy()
+    assert nr.repair_board(b, h, np.random.default_rng(3)) == "areas"
+    assert (h[_genes(FRAME)] == before[_genes(FRAME)]).all()
+    assert sorted(h[INNER]) == sorted(before[INNER])
+
+
+def test_one_area_on_the_rim_of_a_4x4_turns_its_single_inner_piece():
+    """The area with top-left cell (0, 0) holds one inner cell, 5: the move can only turn it
+    (the draws: a permutation of one, then the turn)."""
+    b, g = _board()
+    h = g.copy()
+    nr.rearrange_areas(b, h, np.array([[0, 0]]), np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    rng.permutation(1)  # the order of the areas
+    rng.permutation(1)  # the shuffle inside the area
+    turn = int(rng.integers(0, 4, 1)[0])
+    assert h[:16].tolist() == g[:16].tolist()
+    assert [i for i in range(16) if h[16 + i] != g[16 + i]] == ([5] if turn != g[21] else [])
+    assert h[21] == turn
+
+
+def test_threshold_tags_first_and_repairs_the_still_stuck_next_time():
+    """Threshold 3 lowered by half: at 3 generations without improvement the best boards
+    (rows 0 and 1, two copies) are tagged and the threshold drops to 1.5; at 5 (3 + 2 >= 1.5)
+    the rows still holding that genome are repaired and the best of the others (row 2) is
+    tagged; an improvement (stall 0) restores the threshold."""
+    b, g = _board()
+    broken = g.copy()
+    broken[[5, 10]] = broken[[10, 5]]
+    other = broken.copy()
+    other[[6, 9]] = other[[9, 6]]
+    pop = np.stack([broken, broken, other, other])
+    fit = b.fitness(pop)
+    assert fit[0] == fit[1] > fit[2] == fit[3]
+    heur = nr.ThesisRepair(b, threshold=3, lower=0.5)
+    rng = np.random.default_rng(0)
+    assert [heur(pop, fit, s, rng).tolist() for s in (1, 2)] == [[], []]
+    assert heur(pop, fit, 3, rng).tolist() == []  # the check: tags, repairs nothing yet
+    assert heur.tagged == {broken.tobytes()} and heur.threshold == 1.5
+    assert heur(pop, fit, 4, rng).tolist() == []  # 4 - 3 < 1.5
+    assert heur(pop, fit, 5, rng).tolist() == [0, 1]
+    assert not (pop[0] == broken).all() and not (pop[1] == broken).all()
+    assert (pop[2] == other).all() and heur.tagged == {other.tobytes()}
+    assert heur.threshold == 1.0 and heur.done["areas"] == 2
+    heur(pop, fit, 0, rng)
+    assert heur.threshold == 3.0
+
+
+def test_paper_preset_with_thesis_repair_solves_the_4x4():
+    """Seed 0 without repair stops at 0.736 (2 joins short) for good; with it, it solves."""
+    _, inst = load_instance(NIANG_4X4)
+    out = ga.solve(inst, SolveOptions(seed=0, params={"repair": "thesis", "generations": 2000}))
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+    assert out.stats["repairs"] > 0 and sum(out.stats["repairs_by_symptom"].values()) > 0
+
+
+@pytest.mark.parametrize("args", [
+    ("--repair", "always"), ("--repair", "thesis", "--repair-threshold", "0"),
+    ("--repair", "thesis", "--repair-lower", "2"), ("--preset", "tuned", "--repair", "thesis"),
+])
+def test_bad_repair_options_are_one_line_errors(args):
+    r = run_cli("solve", "--backend", "ga", NIANG_4X4, *args)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
