@@ -111,27 +111,29 @@ def test_one_area_on_the_rim_of_a_4x4_turns_its_single_inner_piece():
 
 def test_threshold_tags_first_and_repairs_the_still_stuck_next_time():
     """Threshold 3 lowered by half: at 3 generations without improvement the best boards
-    (rows 0 and 1, two copies) are tagged and the threshold drops to 1.5; at 5 (3 + 2 >= 1.5)
-    the rows still holding that genome are repaired and the best of the others (row 2) is
-    tagged; an improvement (stall 0) restores the threshold."""
+    (rows 0-2, three copies) are tagged and the threshold drops to 1.5; at 5 (5 - 3 >= 1.5)
+    the rows still holding that genome are repaired but the first (elitism keeps one copy),
+    and the best unrepaired genome is tagged again; an improvement (stall 0) restores the
+    threshold."""
     b, g = _board()
     broken = g.copy()
     broken[[5, 10]] = broken[[10, 5]]
     other = broken.copy()
     other[[6, 9]] = other[[9, 6]]
-    pop = np.stack([broken, broken, other, other])
+    pop = np.stack([broken, broken, broken, other])
     fit = b.fitness(pop)
-    assert fit[0] == fit[1] > fit[2] == fit[3]
+    assert fit[0] == fit[1] == fit[2] > fit[3]
     heur = nr.ThesisRepair(b, threshold=3, lower=0.5)
     rng = np.random.default_rng(0)
     assert [heur(pop, fit, s, rng).tolist() for s in (1, 2)] == [[], []]
     assert heur(pop, fit, 3, rng).tolist() == []  # the check: tags, repairs nothing yet
     assert heur.tagged == {broken.tobytes()} and heur.threshold == 1.5
     assert heur(pop, fit, 4, rng).tolist() == []  # 4 - 3 < 1.5
-    assert heur(pop, fit, 5, rng).tolist() == [0, 1]
-    assert not (pop[0] == broken).all() and not (pop[1] == broken).all()
-    assert (pop[2] == other).all() and heur.tagged == {other.tobytes()}
-    assert heur.threshold == 1.0 and heur.done["areas"] == 2
+    assert heur(pop, fit, 5, rng).tolist() == [1, 2]
+    assert (pop[0] == broken).all() and (pop[3] == other).all()
+    assert not (pop[1] == broken).all() and not (pop[2] == broken).all()
+    assert heur.tagged == {broken.tobytes()} and heur.threshold == 1.0
+    assert heur.done["areas"] == 2
     heur(pop, fit, 0, rng)
     assert heur.threshold == 3.0
 

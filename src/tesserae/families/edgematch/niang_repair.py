@@ -20,8 +20,9 @@ Read here as (`ThesisRepair`):
   board that has not changed has not improved) and the threshold is lowered by `lower` (10%:
   the thesis's "a percentage"); a better best board resets it;
 * the next time it is reached, every board still carrying a tagged genome is repaired in
-  place, each by its own random draws, so the copies of a stuck best spread out; the best of
-  the population then scores lower (Fig. 38) while the run keeps its best board;
+  place, each by its own random draws, so the copies of a stuck best spread out, except one
+  copy of each (elitism 1 keeps the best board): the population's mean fitness drops right
+  after a repair (Fig. 38) while its best stays;
 * the repair is chosen by the board's symptom, first that applies (`repair_board`):
   a *deadlock*, a piece none of whose joins match (the dead end of Fig. 3), is removed: it
   changes places with a random piece of its class; unmatched joins *between frame cells*
@@ -156,7 +157,10 @@ class ThesisRepair:
             return np.zeros(0, dtype=np.int64)
         self.checked = stall
         keys = [row.tobytes() for row in pop]
-        stuck = np.array([i for i, k in enumerate(keys) if k in self.tagged], dtype=np.int64)
+        # every board still showing a tagged genome, but one copy of each: elitism keeps it
+        first = {k: i for i, k in reversed(list(enumerate(keys)))}
+        stuck = np.array([i for i, k in enumerate(keys) if k in self.tagged and first[k] != i],
+                         dtype=np.int64)
         for i in stuck:
             name = repair_board(self.board, pop[i], rng)
             if name is not None:
