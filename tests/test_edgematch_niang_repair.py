@@ -42,39 +42,37 @@ def test_a_solved_board_has_no_symptom():
     assert (h == g).all()
 
 
-def test_a_dead_inner_piece_changes_places_with_another_inner_piece():
-    """Cell 5 (row 1, column 1) shows N E S W = 4 1 2 4; half a turn makes it 2 4 4 1, and
-    none of its four joins matches (cells 1, 6, 9, 4 show 4, 1, 2, 4 towards it): a dead
-    piece. It trades places with one of the inner cells 6, 9, 10; the frame is untouched."""
-    b, g = _board()
-    h = g.copy()
-    h[16 + 5] = (h[16 + 5] + 2) % 4
-    assert nr.dead_cells(b, h).tolist() == [5]
-    assert nr.repair_board(b, h, np.random.default_rng(1)) == "deadlock"
-    moved = [i for i in range(16) if h[i] != g[i]]
-    assert len(moved) == 2 and 5 in moved and set(moved) <= set(INNER)
-    assert (h[_genes(FRAME)] == g[_genes(FRAME)]).all()
-
-
-def test_border_tiles_on_unmatched_frame_joins_trade_places_within_their_class():
+def test_unmatched_frame_joins_reshuffle_the_border_tiles_within_their_classes():
     """Swapping the border pieces of cells 1 and 2 breaks the frame joins 0-1, 1-2 and 2-3
-    (and the joins to cells 5 and 6): no piece is dead (each keeps a match), so the border
-    symptom decides: the frame cells on unmatched frame joins are 0, 1, 2, 3. Each of them
-    trades places with a random piece of its class (corners with corners, border pieces with
-    border pieces), turned grey side out; the inner cells stay."""
+    (frame cells on them: 0, 1, 2, 3): the border symptom. Every frame piece is shuffled
+    within its class (corners among the corner cells 0, 3, 12, 15, border pieces among the
+    other frame cells) and turned grey side out; the inner cells stay."""
     b, g = _board()
     h = g.copy()
     h[[1, 2]] = h[[2, 1]]
     h = b.normalise(h[None])[0]
-    assert nr.dead_cells(b, h).tolist() == []
     assert nr.frame_cells_on_bad_joins(b, h).tolist() == [0, 1, 2, 3]
     before = h.copy()
     assert nr.repair_board(b, h, np.random.default_rng(2)) == "border"
     assert (h[_genes(INNER)] == before[_genes(INNER)]).all()
     corners = [0, 3, 12, 15]
-    assert sorted(h[corners]) == sorted(before[corners])  # corners stayed on corners
-    assert h[[0, 1, 2, 3]].tolist() != before[[0, 1, 2, 3]].tolist()
-    assert verify(b.inst, b.decode(h), "matches").ok  # still a frame-respecting board
+    sides = [c for c in FRAME if c not in corners]
+    assert sorted(h[corners]) == sorted(before[corners])
+    assert sorted(h[sides]) == sorted(before[sides])
+    assert h[FRAME].tolist() != before[FRAME].tolist()
+    assert verify(b.inst, b.decode(h), "matches").ok  # grey still faces the frame
+
+
+def test_a_mis_turned_inner_piece_rearranges_the_areas_around_it():
+    """Cell 5 turned half a turn shows 2 4 4 1 instead of 4 1 2 4: its four joins fail, the
+    frame joins hold, so the areas symptom applies (all four areas touch cell 5)."""
+    b, g = _board()
+    h = g.copy()
+    h[16 + 5] = (h[16 + 5] + 2) % 4
+    assert nr.frame_cells_on_bad_joins(b, h).tolist() == []
+    assert nr.bad_area_corners(b, h).tolist() == [[0, 0], [0, 1], [1, 0], [1, 1]]
+    assert nr.repair_board(b, h, np.random.default_rng(1)) == "areas"
+    assert (h[_genes(FRAME)] == g[_genes(FRAME)]).all()
 
 
 def test_bad_2x2_areas_are_reshuffled_and_turned_inside():

@@ -23,13 +23,12 @@ Read here as (`ThesisRepair`):
   place, each by its own random draws, so the copies of a stuck best spread out, except one
   copy of each (elitism 1 keeps the best board): the population's mean fitness drops right
   after a repair (Fig. 38) while its best stays;
-* the repair is chosen by the board's symptom, first that applies (`repair_board`):
-  a *deadlock*, a piece none of whose joins match (the dead end of Fig. 3), is removed: it
-  changes places with a random piece of its class; unmatched joins *between frame cells*
-  rearrange the border tiles on them the same way (each trades places with a random piece
-  of its class); otherwise the *2x2 areas* with an unmatched join (Fig. 8) are rearranged:
-  the pieces of each area that may turn (inner pieces, or all on a free board) are shuffled
-  among its cells and turned at random.
+* the repair is chosen by the board's symptom. The thesis names two repairs for two
+  symptoms, whose purpose is to remove the deadlocks: unmatched joins *between frame cells*
+  rearrange the border tiles (every free frame piece is shuffled within its class and turned
+  grey side out); otherwise the *2x2 areas* with an unmatched join (Fig. 8) are rearranged
+  (the pieces of each area that may turn, inner pieces or all on a free board, are shuffled
+  among its cells and turned at random).
 """
 
 from __future__ import annotations
@@ -52,14 +51,6 @@ def unmatched_sides(b: BoardGenome, g: np.ndarray) -> np.ndarray:
     bad[:-1, :, 2] |= v  # south side of the upper cell
     bad[1:, :, 0] |= v  # north side of the lower cell
     return bad.reshape(b.n, 4)
-
-
-def dead_cells(b: BoardGenome, g: np.ndarray) -> np.ndarray:
-    """Free cells whose every join is unmatched."""
-    bad = unmatched_sides(b, g)
-    joins = b.nb >= 0
-    dead = (bad == joins).all(axis=1) & joins.any(axis=1) & b.free
-    return np.flatnonzero(dead)
 
 
 def frame_cells_on_bad_joins(b: BoardGenome, g: np.ndarray) -> np.ndarray:
@@ -87,19 +78,22 @@ def _turns(b: BoardGenome, cells: np.ndarray) -> np.ndarray:
     return cells[np.isin(cells, b.inner_free)]
 
 
-def exchange(b: BoardGenome, g: np.ndarray, cells: np.ndarray, rng) -> None:
-    """The piece on each of `cells` (in random order) changes places with a random other
-    piece of its class; both are turned at random where they may turn. Removing a dead
-    piece and rearranging the border tiles are this move on their own cells."""
+def frame_cells(b: BoardGenome, g: np.ndarray) -> np.ndarray:
+    """The free frame cells when an unmatched join lies between two frame cells, else none."""
+    if not len(frame_cells_on_bad_joins(b, g)):
+        return np.zeros(0, np.int64)
+    return np.flatnonzero((b.cell_class < 2) & b.free)
+
+
+def rearrange_border(b: BoardGenome, g: np.ndarray, cells: np.ndarray, rng) -> None:
+    """The pieces on `cells` are shuffled within their class (corners among corner cells,
+    border pieces among border cells); turned grey side out afterwards by `repair_board`."""
     n = b.n
-    for i in cells[rng.permutation(len(cells))]:
-        group = b.groups[b.cell_group[i]][0]
-        others = group[group != i]
-        if not len(others):
-            continue
-        j = int(rng.choice(others))
-        g[[i, j]] = g[[j, i]]
-        spin = _turns(b, np.array([i, j]))
+    for k in np.unique(b.cell_group[cells]):
+        mine = cells[b.cell_group[cells] == k]
+        order = rng.permutation(len(mine))
+        g[mine], g[n + mine] = g[mine[order]].copy(), g[n + mine[order]].copy()
+        spin = _turns(b, mine)
         g[n + spin] = rng.integers(0, 4, len(spin))
 
 
@@ -117,8 +111,7 @@ def rearrange_areas(b: BoardGenome, g: np.ndarray, corners: np.ndarray, rng) -> 
 
 
 SYMPTOMS = (  # (name, where it shows, the repair), in the order they are looked for
-    ("deadlock", dead_cells, exchange),
-    ("border", frame_cells_on_bad_joins, exchange),
+    ("border", frame_cells, rearrange_border),
     ("areas", bad_area_corners, rearrange_areas),
 )
 
