@@ -38,7 +38,7 @@ def _board():
 def test_a_solved_board_has_no_symptom():
     b, g = _board()
     h = g.copy()
-    assert nr.repair_board(b, h, np.random.default_rng(0)) is None
+    assert nr.repair_board(b, h, np.random.default_rng(0)) == []
     assert (h == g).all()
 
 
@@ -46,15 +46,19 @@ def test_unmatched_frame_joins_reshuffle_the_border_tiles_within_their_classes()
     """Swapping the border pieces of cells 1 and 2 breaks the frame joins 0-1, 1-2 and 2-3
     (frame cells on them: 0, 1, 2, 3): the border symptom. Every frame piece is shuffled
     within its class (corners among the corner cells 0, 3, 12, 15, border pieces among the
-    other frame cells) and turned grey side out; the inner cells stay."""
+    other frame cells) and turned grey side out. The broken joins also spoil the areas with
+    top-left cells (0, 0), (0, 1), (0, 2), whose inner cells 5 and 6 are reshuffled; the inner
+    cells 9 and 10 stay."""
     b, g = _board()
     h = g.copy()
     h[[1, 2]] = h[[2, 1]]
     h = b.normalise(h[None])[0]
     assert nr.frame_cells_on_bad_joins(b, h).tolist() == [0, 1, 2, 3]
+    assert nr.bad_area_corners(b, h).tolist() == [[0, 0], [0, 1], [0, 2]]
     before = h.copy()
-    assert nr.repair_board(b, h, np.random.default_rng(2)) == "border"
-    assert (h[_genes(INNER)] == before[_genes(INNER)]).all()
+    assert nr.repair_board(b, h, np.random.default_rng(2)) == ["border", "areas"]
+    assert (h[_genes([9, 10])] == before[_genes([9, 10])]).all()
+    assert sorted(h[[5, 6]]) == sorted(before[[5, 6]])
     corners = [0, 3, 12, 15]
     sides = [c for c in FRAME if c not in corners]
     assert sorted(h[corners]) == sorted(before[corners])
@@ -71,7 +75,7 @@ def test_a_mis_turned_inner_piece_rearranges_the_areas_around_it():
     h[16 + 5] = (h[16 + 5] + 2) % 4
     assert nr.frame_cells_on_bad_joins(b, h).tolist() == []
     assert nr.bad_area_corners(b, h).tolist() == [[0, 0], [0, 1], [1, 0], [1, 1]]
-    assert nr.repair_board(b, h, np.random.default_rng(1)) == "areas"
+    assert nr.repair_board(b, h, np.random.default_rng(1)) == ["areas"]
     assert (h[_genes(FRAME)] == g[_genes(FRAME)]).all()
 
 
@@ -87,7 +91,7 @@ def test_bad_2x2_areas_are_reshuffled_and_turned_inside():
     assert b.matches(h[None])[0] == 22
     assert nr.bad_area_corners(b, h).tolist() == [[1, 0], [1, 1], [1, 2]]
     before = h.copy()
-    assert nr.repair_board(b, h, np.random.default_rng(3)) == "areas"
+    assert nr.repair_board(b, h, np.random.default_rng(3)) == ["areas"]
     assert (h[_genes(FRAME)] == before[_genes(FRAME)]).all()
     assert sorted(h[INNER]) == sorted(before[INNER])
 

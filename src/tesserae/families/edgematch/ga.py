@@ -16,8 +16,11 @@ population 200; the best individual kept in place of the worst child (elitism 1)
 describes linear ranking selection (4.4.2), uniform crossover (4.6.2) and the rotate, swap,
 swap-and-rotate, region inversion, row and column inversion and scramble mutations: all
 selectable (`--selection linear-ranking`, `--crossover uniform`, `--operators ...`). Its
-repair and "selection heuristics" (4.8, 4.9) give no thresholds or rules to reproduce and
-are left out.
+repair and "selection heuristics" (4.8, 4.9) are stated in words only; `--repair thesis`
+runs our reading of them (niang_repair.py: deadlocked best boards tagged after
+`--repair-threshold` generations without improvement, 20 by default, the threshold lowered
+by `--repair-lower`, 10%, at each check; the still-stuck copies get the border and 2x2-area
+rearrangements their symptoms call for; both numbers are ours, the thesis gives none).
 
 tuned: the earlier design of this module: a smaller population, more mutation, a mix of block
 and uniform crossovers, and a tabu search plus region rebuilds as the stall repair
@@ -27,9 +30,10 @@ Command-line parameters (`--name value`): the engine's (backends/ga.py: populati
 generations, evaluations, selection, tournament, ranking-pressure, elitism,
 elite-replaces-worst, crossover-rate, mutation-rate, stall, ...) plus `preset`, `operators`
 (comma list of mutation operators), and for paper `crossover` (region-exchange | uniform),
-`region` (corners | corner-size), `fitness` (edges+areas | edges) and `layout` (frame:
+`region` (corners | corner-size), `fitness` (edges+areas | edges), `layout` (frame:
 pieces kept in their class | free: any piece anywhere in any turn, the other reading of
-operators that pick tiles "from the board"; see genome.py); for tuned
+operators that pick tiles "from the board"; see genome.py) and `repair` (thesis | off) with
+`repair-threshold` and `repair-lower`; for tuned
 `uniform-rate`, `tabu-iterations`, `tabu-tenure`, `lns-moves`, `sideways`.
 """
 

@@ -23,12 +23,12 @@ Read here as (`ThesisRepair`):
   place, each by its own random draws, so the copies of a stuck best spread out, except one
   copy of each (elitism 1 keeps the best board): the population's mean fitness drops right
   after a repair (Fig. 38) while its best stays;
-* the repair is chosen by the board's symptom. The thesis names two repairs for two
-  symptoms, whose purpose is to remove the deadlocks: unmatched joins *between frame cells*
-  rearrange the border tiles (every free frame piece is shuffled within its class and turned
-  grey side out); otherwise the *2x2 areas* with an unmatched join (Fig. 8) are rearranged
-  (the pieces of each area that may turn, inner pieces or all on a free board, are shuffled
-  among its cells and turned at random).
+* the repairs "corresponding to the symptoms": the thesis names two repairs for two
+  symptoms, whose purpose is to remove the deadlocks; a board gets each whose symptom it
+  shows. Unmatched joins *between frame cells* rearrange the border tiles (every free frame
+  piece is shuffled within its class and turned grey side out); *2x2 areas* with an
+  unmatched join (Fig. 8) are rearranged (the pieces of each area that may turn, inner pieces
+  or all on a free board, are shuffled among its cells and turned at random).
 """
 
 from __future__ import annotations
@@ -116,16 +116,19 @@ SYMPTOMS = (  # (name, where it shows, the repair), in the order they are looked
 )
 
 
-def repair_board(b: BoardGenome, g: np.ndarray, rng) -> str | None:
-    """Repair one board in place by its first symptom; returns the repair's name (None: the
-    board has no symptom, i.e. it is solved). Frame pieces end grey side out."""
-    for name, find, move in SYMPTOMS:
-        where = find(b, g)
+def repair_board(b: BoardGenome, g: np.ndarray, rng) -> list[str]:
+    """Repair one board in place by every symptom it shows, in the order of SYMPTOMS (each
+    found on the board as it is before the repairs); returns the repairs' names (none: the
+    board is solved). Frame pieces end grey side out."""
+    found = [(name, find(b, g), move) for name, find, move in SYMPTOMS]
+    done = []
+    for name, where, move in found:
         if len(where):
             move(b, g, where, rng)
-            g[:] = b.normalise(g[None, :].copy())[0]
-            return name
-    return None
+            done.append(name)
+    if done:
+        g[:] = b.normalise(g[None, :].copy())[0]
+    return done
 
 
 class ThesisRepair:
@@ -155,8 +158,7 @@ class ThesisRepair:
         stuck = np.array([i for i, k in enumerate(keys) if k in self.tagged and first[k] != i],
                          dtype=np.int64)
         for i in stuck:
-            name = repair_board(self.board, pop[i], rng)
-            if name is not None:
+            for name in repair_board(self.board, pop[i], rng):
                 self.done[name] += 1
         rest = np.setdiff1d(np.arange(len(pop)), stuck)
         top = fit[rest].max() if len(rest) else -np.inf
