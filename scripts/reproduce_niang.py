@@ -162,7 +162,8 @@ def table9_page(rows: list[dict], out: Path) -> list[str]:
 def studies_page(rows: list[dict], out: Path) -> list[str]:
     lines = ["## Tables 1-8: parameter studies on a 7x7 board with 7 patterns", "",
              "The thesis shows these as fitness plots only (no numbers); its observation is "
-             "quoted. Ours: the paper preset with the table's settings, best fitness at the end "
+             "quoted. Ours: the paper preset with the table's settings (with `--repair thesis` "
+             "where the thesis lists repair), best fitness at the end "
              "(mean ± sd over the runs) and mean of the population's mean fitness at the end.",
              ""]
     body = []
