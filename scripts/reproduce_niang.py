@@ -96,18 +96,31 @@ def _cpu(row: dict) -> float:
     return row["cpu_seconds"] if row.get("cpu_seconds") is not None else row["seconds"]
 
 
+def _span(xs, fmt: str = ",.0f") -> str:
+    lo, hi = min(xs), max(xs)
+    return f"{lo:{fmt}}" if lo == hi else f"{lo:{fmt}}-{hi:{fmt}}"
+
+
 def _ga_cell(rows: list[dict]) -> str:
     if not rows:
         return "-"
     ok = [r for r in rows if r["solved"]]
     cell = f"{len(ok)}/{len(rows)} solved"
     if ok:
-        cell += (f"; mean {_mean([_cpu(r) for r in ok]):.1f} CPU s, "
-                 f"{_mean([r['evaluations'] for r in ok]):,.0f} evaluations")
-    best = [r["best_fitness"] for r in rows if r.get("best_fitness") is not None]
-    if len(ok) < len(rows) and best:
-        cell += f"; mean best {_mean(best):.3f}" if max(best) <= 1 else \
-            f"; mean best {_mean(best):.1f} joins"
+        evals = [r["evaluations"] for r in ok]
+        cell += (f"; mean {_mean([_cpu(r) for r in ok]):.1f} CPU s, {_mean(evals):,.0f} "
+                 f"evaluations ({_span(evals)})")
+    failed = [r for r in rows if not r["solved"] and r.get("best_fitness") is not None]
+    if failed:
+        best = [r["best_fitness"] for r in failed]
+        unit = "" if max(best) <= 1 else " joins"
+        cell += f"; the others end at {_span(best, '.3g')}{unit}"
+        cut = [r for r in failed if r.get("stop_reason") == "time" and r.get("generations")
+               and r["column"].startswith("paper")]
+        if cut:
+            gens = [int(r["generations"]) for r in cut]
+            cell += (f" ({len(cut)} cut by the {GA_LIMIT:.0f} s wall-clock net at "
+                     f"{_span(gens)} generations)")
     return cell
 
 
