@@ -29,6 +29,10 @@ and optionally::
     fix(pop, genes: dict[int, int]) -> pop       enforce gene -> value on every row (CBGI);
                                                  a permutation encoding swaps values into place
     repair(genome, rng) -> genome                local improvement, called on stall
+    tend(pop, fit, stall, rng) -> rows           called after every generation with the
+                                                 generations since the best last improved;
+                                                 edits rows of `pop` in place and returns
+                                                 their indices (the engine re-evaluates them)
     deadline: float | None                       set by the engine to the perf_counter() time
                                                  the run must end by; a repair that can take
                                                  long stops there
@@ -84,6 +88,9 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * Stall: after ``stall_generations`` generations without improvement, ``encoding.repair`` is
   applied to the best ``repair_count`` individuals (if the encoding has it), or with
   ``repair_pick="mixed"`` to the best and ``repair_count - 1`` others drawn at random.
+* Tending: an encoding with ``tend`` sees the whole population after every generation and
+  may rework rows of it (a population-level repair with its own trigger, such as Niang's
+  deadlock tagging); the reworked rows are evaluated (counted) and count as repairs.
 * Elite streaming: whenever the best fitness improves, ``opts.on_solution(decode(best),
   fitness)`` and ``config.on_improve(genome, fitness)`` are called.
 
@@ -655,6 +662,15 @@ class _Run:
         self.repairs += len(order)
         self.stall = 0
 
+    def tend(self, fn, pop: np.ndarray, fit: np.ndarray) -> None:
+        """Let the encoding rework rows of the population in place; evaluate those rows."""
+        rows = np.asarray(fn(pop, fit, self.stall, self.rng), dtype=np.int64)
+        if len(rows):
+            pop[rows] = self.enforce(pop[rows])
+            fit[rows] = self.evaluate(pop[rows])
+            self.repairs += len(rows)
+            self.note(pop, fit)
+
     def run(self, seeds: list[np.ndarray]) -> GAResult:
         c, enc = self.cfg, self.enc
         if hasattr(enc, "deadline"):  # long operators (repairs) watch the clock themselves
@@ -672,6 +688,7 @@ class _Run:
         if c.replacement not in steps:
             raise ValueError(f"unknown replacement {c.replacement!r}")
         steady = steps[c.replacement]
+        tend = getattr(enc, "tend", None)
         step_evals = 0
         reason = self.stop_reason()
         while reason is None:
@@ -694,6 +711,8 @@ class _Run:
                 if c.stall_generations and self.stall >= c.stall_generations:
                     self.repair(pop, fit)
                     self.note(pop, fit)
+                if tend is not None:
+                    self.tend(tend, pop, fit)
                 if self.cbgi_on:
                     pop, fit = self.cbgi_step(pop, fit)
                     self.note(pop, fit)

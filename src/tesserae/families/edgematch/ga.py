@@ -16,8 +16,11 @@ population 200; the best individual kept in place of the worst child (elitism 1)
 describes linear ranking selection (4.4.2), uniform crossover (4.6.2) and the rotate, swap,
 swap-and-rotate, region inversion, row and column inversion and scramble mutations: all
 selectable (`--selection linear-ranking`, `--crossover uniform`, `--operators ...`). Its
-repair and "selection heuristics" (4.8, 4.9) give no thresholds or rules to reproduce and
-are left out.
+repair and "selection heuristics" (4.8, 4.9) are stated in words only; `--repair thesis`
+runs our reading of them (niang_repair.py: deadlocked best boards tagged after
+`--repair-threshold` generations without improvement, 20 by default, the threshold lowered
+by `--repair-lower`, 10%, at each check; the still-stuck copies get the border and 2x2-area
+rearrangements their symptoms call for; both numbers are ours, the thesis gives none).
 
 tuned: the earlier design of this module: a smaller population, more mutation, a mix of block
 and uniform crossovers, and a tabu search plus region rebuilds as the stall repair
@@ -27,9 +30,10 @@ Command-line parameters (`--name value`): the engine's (backends/ga.py: populati
 generations, evaluations, selection, tournament, ranking-pressure, elitism,
 elite-replaces-worst, crossover-rate, mutation-rate, stall, ...) plus `preset`, `operators`
 (comma list of mutation operators), and for paper `crossover` (region-exchange | uniform),
-`region` (corners | corner-size), `fitness` (edges+areas | edges) and `layout` (frame:
+`region` (corners | corner-size), `fitness` (edges+areas | edges), `layout` (frame:
 pieces kept in their class | free: any piece anywhere in any turn, the other reading of
-operators that pick tiles "from the board"; see genome.py); for tuned
+operators that pick tiles "from the board"; see genome.py) and `repair` (thesis | off) with
+`repair-threshold` and `repair-lower`; for tuned
 `uniform-rate`, `tabu-iterations`, `tabu-tenure`, `lns-moves`, `sideways`.
 """
 
@@ -48,6 +52,7 @@ from .genome import CLASSES, BoardGenome
 from .local_search import LocalSearch
 from .model import EdgeInstance
 from .niang_fitness import TERMS, niang_fitness
+from .niang_repair import ThesisRepair
 
 __all__ = ["CLASSES", "EdgeEncoding", "NiangEncoding", "PRESETS", "build", "solve"]
 
@@ -55,7 +60,8 @@ DEFAULT_TIME = 120.0  # seconds, tuned preset, when no time, generation or evalu
 MUTATIONS = tuple(mutations.TUNED)  # the tuned preset's operator names
 PAPER_MUTATIONS = tuple(mutations.PAPER)
 TUNED_OPTIONS = ("uniform_rate", "tabu_iterations", "tabu_tenure", "lns_moves", "sideways")
-PAPER_OPTIONS = ("crossover", "region", "fitness", "layout")
+PAPER_OPTIONS = ("crossover", "region", "fitness", "layout", "repair", "repair_threshold",
+                 "repair_lower")
 PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, "operators", *TUNED_OPTIONS,
           *PAPER_OPTIONS)
 
@@ -66,11 +72,16 @@ class NiangEncoding(BoardGenome):
     def __init__(self, inst: EdgeInstance, fixed: dict | None = None,
                  operators: tuple[str, ...] = ("region_rotate", "region_swap"),
                  crossover: str = "region_exchange", region: str = "corners",
-                 terms: tuple[str, ...] = TERMS, layout: str = "frame") -> None:
+                 terms: tuple[str, ...] = TERMS, layout: str = "frame",
+                 repair: dict | None = None) -> None:
         super().__init__(inst, fixed, keep_frame=layout == "frame")
         self.target: float | None = 1.0
         self.operators, self.crossover_kind, self.region, self.terms = \
             operators, crossover, region, terms
+        # the thesis's deadlock tagging and repairs (niang_repair.py), when asked for
+        self.heuristics = ThesisRepair(self, **repair) if repair is not None else None
+        if self.heuristics is not None:
+            self.tend = self.heuristics
 
     def fitness(self, pop: np.ndarray) -> np.ndarray:
         return niang_fitness(self, pop, self.terms)
@@ -121,9 +132,12 @@ PAPER = engine.Preset(
         cbgi=False,
     ),
     options={"operators": ("region_rotate", "region_swap"), "crossover": "region_exchange",
-             "region": "corners", "fitness": TERMS, "layout": "frame"},
+             "region": "corners", "fitness": TERMS, "layout": "frame", "repair": "off",
+             "repair_threshold": 20, "repair_lower": 0.1},
     summary="Niang 2010: population 200, tournament 3, region exchange 0.9, region "
-            "rotation/swap mutation 0.1, elitism 1, fitness with 2x2 areas, 10,000 generations",
+            "rotation/swap mutation 0.1, elitism 1, fitness with 2x2 areas, 10,000 generations; "
+            "--repair thesis adds our reading of its deadlock tagging and repairs (4.8-4.9: "
+            "threshold 20 generations, lowered 10% per check; the numbers are ours)",
 )
 TUNED = engine.Preset(
     name="tuned",
@@ -193,7 +207,16 @@ def _paper_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> NiangEnc
                      "corners or corner-size", o["region"])
     terms = _option(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
     layout = _option(p, "layout", engine._choice("free", "frame"), "free or frame", o["layout"])
-    return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout)
+    repair = _option(p, "repair", engine._choice("thesis", "off"), "thesis or off", o["repair"])
+    settings = None
+    if repair == "thesis":
+        settings = {
+            "threshold": _option(p, "repair_threshold", engine._positive_int,
+                                 "a positive integer", o["repair_threshold"]),
+            "lower": _option(p, "repair_lower", engine._fraction, "a fraction in [0, 1]",
+                             o["repair_lower"]),
+        }
+    return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout, settings)
 
 
 def _tuned_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> EdgeEncoding:
@@ -243,6 +266,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
                  seconds=round(time.perf_counter() - t0, 4))
     if isinstance(enc, EdgeEncoding):
         stats["tabu_iterations"] = enc.ls_iterations
+    elif enc.heuristics is not None:
+        stats["repairs_by_symptom"] = dict(enc.heuristics.done)
     if res.fixed_partial:
         stats["cbgi_partial"] = [[r, c, p, rot] for (r, c), (p, rot) in res.fixed_partial.items()]
     score = int(enc.matches(res.best[None, :])[0])
