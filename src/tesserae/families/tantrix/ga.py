@@ -298,6 +298,12 @@ def configure(inst: TantrixInstance, opts: SolveOptions):
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     preset, enc, cfg, restarts = configure(inst, opts)
     budgeted = opts.time_limit is not None or cfg.max_evaluations is not None
+    if opts.objective:
+        if not isinstance(enc, DowningEncoding):
+            raise InputError(f"--objective {opts.objective} runs with --preset paper only")
+        if "restarts" not in opts.params:  # fresh runs at the paper's budget while -t lasts
+            restarts = None
+        watch_valid(enc, opts)
     if restarts is None:
         restarts = 10**9 if budgeted else 0
     t0 = time.perf_counter()
@@ -351,5 +357,25 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         stats["fitness_mode"] = enc.mode
     else:
         stats["fitness_mode"] = enc.grower.weights.mode
+    if opts.objective:
+        return scored_outcome(enc, stats, sol)
     return Outcome(Status.SOLVED if solved else Status.TIMEOUT, sol, round(best[0], 6),
                    stats=stats)
+
+
+def watch_valid(enc: DowningEncoding, opts: SolveOptions) -> None:
+    """Stream each better complete cluster (the pipeline verifies and scores it)."""
+    def note(row: np.ndarray, score: int) -> None:
+        opts.offer(enc.decode(row), float(score), source="ga")
+
+    enc.on_valid = note
+
+
+def scored_outcome(enc: DowningEncoding, stats: dict, fallback: Solution) -> Outcome:
+    """--objective: the best complete, hole-free cluster any run developed (FEASIBLE: no GA
+    proves a score optimal); without one, the best individual's cluster as a TIMEOUT."""
+    if enc.best_valid is None:
+        stats["complete_clusters"] = 0
+        return Outcome(Status.TIMEOUT, fallback, None, stats=stats)
+    score, genome = enc.best_valid
+    return Outcome(Status.FEASIBLE, enc.decode(genome), float(score), stats=stats)
