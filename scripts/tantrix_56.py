@@ -1,22 +1,26 @@
 """Downing's two unsolved 56-tile puzzles (Loop, Curve): the best verified score per backend.
 
-Runs `tesserae solve instances/tantrix_<puzzle>.txt -b BACKEND --objective longest -t T --json
---threads 1` one run at a time and saves each result (the board, the checker's score, wall and
-CPU seconds) as results/tantrix_56/<puzzle>_<backend>_t<T>_s<seed>.json when it ends; runs
-whose file exists are skipped, so a stopped measurement resumes. Then the best verified board
-of each puzzle over every saved run is written to results/tantrix_<puzzle>_best.json (a
-`solve --json` result: `tesserae verify INSTANCE FILE --objective longest` reproduces its
-score) and a markdown table of the runs is printed.
+Each run solves instances/tantrix_<puzzle>.txt with `--objective longest`, one thread, in a
+child process of its own at `nice` 15, one run at a time. The budget is CPU seconds
+(`--cpu-budget`): the child's own CPU clock stops the solver through the cooperative stop flag
+every backend polls, so a loaded machine does not shrink the search (a wall limit of 300 s gave
+18 CPU seconds at load 9 on two cores); `--time-limit` caps the wall time as well. Each result
+(the `solve --json` object with the board, the checker's score, wall and CPU seconds) is saved
+as results/tantrix_56/<puzzle>_<backend>_cpu<S>_s<seed>.json when the run ends; runs whose file
+exists are skipped, so a stopped measurement resumes. Then the best verified board of each
+puzzle over every saved run is written to results/tantrix_<puzzle>_best.json (`tesserae verify
+INSTANCE FILE --objective longest` reproduces its score) and a markdown table is printed.
 
-    python scripts/tantrix_56.py --time-limit 300 --backends search,ga,cpsat
+    python scripts/tantrix_56.py --cpu-budget 300 --backends search,ga,cpsat
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
+import os
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -28,25 +32,52 @@ DOWNING = {"loop56": "136 reached (Kuiper, 2003); maximum 136",
            "curve56": "best recorded 140; maximum 146"}
 
 
-def run_one(puzzle: str, backend: str, limit: float, seed: int, niceness: int) -> dict:
-    path = OUT / f"{puzzle}_{backend}_t{limit:g}_s{seed}.json"
+class CpuBudget:
+    """A stop flag that is set once this process has used `seconds` of CPU time."""
+
+    def __init__(self, seconds: float) -> None:
+        self.until = _cpu() + seconds
+
+    def is_set(self) -> bool:
+        return _cpu() >= self.until
+
+
+def _cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
+
+
+def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
+           queue) -> None:
+    os.nice(niceness)
+    from tesserae.core.result import SolveOptions
+    from tesserae.core.solve import solve_file
+
+    opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
+                        stop=CpuBudget(budget))
+    t0, c0 = time.perf_counter(), _cpu()
+    try:
+        res = solve_file(ROOT / "instances" / f"tantrix_{puzzle}.txt", backend, opts).to_json()
+    except Exception as exc:  # noqa: BLE001 - recorded in the run's file
+        res = {"status": "error", "error": str(exc)}
+    res["instance"] = f"instances/tantrix_{puzzle}.txt"
+    res["wall_seconds"] = round(time.perf_counter() - t0, 1)
+    res["cpu_seconds"] = round(_cpu() - c0, 1)
+    queue.put(res)
+
+
+def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
+            niceness: int) -> dict:
+    path = OUT / f"{puzzle}_{backend}_cpu{budget:g}_s{seed}.json"
     if path.exists():
         return json.loads(path.read_text())
-    cmd = ["nice", "-n", str(niceness), sys.executable, "-m", "tesserae", "solve",
-           f"instances/tantrix_{puzzle}.txt", "-b", backend, "--objective", "longest",
-           "-t", f"{limit:g}", "--seed", str(seed), "--threads", "1", "--json"]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        res = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        res = {"status": "error", "error": proc.stderr.strip()[-500:]}
-    res["wall_seconds"] = round(time.perf_counter() - t0, 1)
-    res["cpu_seconds"] = round(after.ru_utime + after.ru_stime - before.ru_utime
-                               - before.ru_stime, 1)
-    res["time_limit"] = limit
+    queue = mp.get_context("fork").Queue()
+    proc = mp.get_context("fork").Process(
+        target=_child, args=(puzzle, backend, budget, wall, seed, niceness, queue))
+    proc.start()
+    res = queue.get()
+    proc.join()
+    res["cpu_budget"] = budget
     OUT.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(res) + "\n")
     return res
@@ -67,11 +98,11 @@ def best_boards() -> dict[str, dict]:
 
 
 def table(rows: list[tuple[str, str, dict]]) -> str:
-    out = ["| puzzle | backend | -t (s) | score | status | CPU s | wall s | Downing |",
+    out = ["| puzzle | backend | CPU budget (s) | score | status | CPU s | wall s | Downing |",
            "|---|---|---:|---:|---|---:|---:|---|"]
     for puzzle, backend, res in rows:
         score = res.get("objective") if res.get("verified") else "-"
-        out.append(f"| {puzzle} | {backend} | {res.get('time_limit', 0):g} | {score} | "
+        out.append(f"| {puzzle} | {backend} | {res.get('cpu_budget', 0):g} | {score} | "
                    f"{res.get('status')} | {res.get('cpu_seconds')} | "
                    f"{res.get('wall_seconds')} | {DOWNING[puzzle]} |")
     return "\n".join(out)
@@ -79,7 +110,8 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--time-limit", "-t", type=float, default=300)
+    ap.add_argument("--cpu-budget", type=float, default=300, help="CPU seconds per run")
+    ap.add_argument("--time-limit", "-t", type=float, default=3600, help="wall cap per run")
     ap.add_argument("--backends", default="search,ga,cpsat")
     ap.add_argument("--puzzles", default=",".join(PUZZLES))
     ap.add_argument("--seed", type=int, default=0)
@@ -88,7 +120,8 @@ def main() -> None:
     rows = []
     for puzzle in args.puzzles.split(","):
         for backend in args.backends.split(","):
-            res = run_one(puzzle, backend, args.time_limit, args.seed, args.nice)
+            res = run_one(puzzle, backend, args.cpu_budget, args.time_limit, args.seed,
+                          args.nice)
             rows.append((puzzle, backend, res))
             print(f"{puzzle} {backend}: {res.get('status')} score {res.get('objective')} "
                   f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)

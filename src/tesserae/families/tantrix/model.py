@@ -480,6 +480,10 @@ class TantrixFamily(Family):
     name = "tantrix"
     objectives = OBJECTIVES
 
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """--objective longest without -b: the backends that score (MILP and SAT refuse)."""
+        return ("search", "cpsat")
+
     def read_instance(self, path, fmt=None, text=None) -> TantrixInstance:
         return read_instance(path, fmt, text)
 
