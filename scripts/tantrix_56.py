@@ -7,7 +7,9 @@ every backend polls, so a loaded machine does not shrink the search (a wall limi
 18 CPU seconds at load 9 on two cores); `--time-limit` caps the wall time as well. Each result
 (the `solve --json` object with the board, the checker's score, wall and CPU seconds) is saved
 as results/tantrix_56/<puzzle>_<backend>_cpu<S>_s<seed>.json when the run ends; runs whose file
-exists are skipped, so a stopped measurement resumes. Then the best verified board of each
+exists are skipped, so a stopped measurement resumes. While a run goes, every better verified
+board it streams is written to <same name>.best-so-far.json, so a long run stopped early keeps
+its best board. Then the best verified board of each
 puzzle over every saved run is written to results/tantrix_<puzzle>_best.json (`tesserae verify
 INSTANCE FILE --objective longest` reproduces its score) and a markdown table is printed.
 
@@ -47,8 +49,33 @@ def _cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
+def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
+    """A solution callback that verifies each board a backend streams and writes every better
+    one to `partial` at once (whole or not at all): a long run stopped early keeps its best."""
+    from tesserae.core.family import load_instance
+
+    family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
+    best = [-1]
+
+    def note(solution, fitness, source=None) -> None:
+        rep = family.verify(inst, solution, "longest")
+        if rep.ok and rep.score > best[0]:
+            best[0] = rep.score
+            body = {"instance": f"instances/tantrix_{puzzle}.txt", "status": "feasible",
+                    "verified": True, "objective": rep.score, "source": source,
+                    "wall_seconds": round(time.perf_counter() - t0, 1),
+                    "cpu_seconds": round(_cpu() - c0, 1),
+                    "solution": family.solution_json(inst, solution)}
+            tmp = partial.with_suffix(".tmp")
+            tmp.write_text(json.dumps(body) + "\n")
+            tmp.replace(partial)
+
+    note.takes_source = True  # type: ignore[attr-defined]
+    return note
+
+
 def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
-           queue) -> None:
+           partial: Path, queue) -> None:
     os.nice(niceness)
     from tesserae.core.result import SolveOptions
     from tesserae.core.solve import solve_file
@@ -56,6 +83,7 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
     opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
                         stop=CpuBudget(budget))
     t0, c0 = time.perf_counter(), _cpu()
+    opts.on_solution = keep_improvements(puzzle, partial, t0, c0)
     try:
         res = solve_file(ROOT / "instances" / f"tantrix_{puzzle}.txt", backend, opts).to_json()
     except Exception as exc:  # noqa: BLE001 - recorded in the run's file
@@ -71,14 +99,15 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
     path = OUT / f"{puzzle}_{backend}_cpu{budget:g}_s{seed}.json"
     if path.exists():
         return json.loads(path.read_text())
+    OUT.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".best-so-far.json")
     queue = mp.get_context("fork").Queue()
     proc = mp.get_context("fork").Process(
-        target=_child, args=(puzzle, backend, budget, wall, seed, niceness, queue))
+        target=_child, args=(puzzle, backend, budget, wall, seed, niceness, partial, queue))
     proc.start()
     res = queue.get()
     proc.join()
     res["cpu_budget"] = budget
-    OUT.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(res) + "\n")
     return res
 

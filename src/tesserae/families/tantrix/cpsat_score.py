@@ -29,7 +29,8 @@ from dataclasses import replace
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
-from ...core.result import Outcome, SolveOptions, Status
+from ...core.limits import built
+from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from .cpsat import TantrixCpsat, _false, _true
 from .model import FAMILY, TantrixInstance
@@ -99,22 +100,24 @@ class ScoreCpsat(TantrixCpsat):
         return list(on.values())
 
 
-def hint_option(inst: TantrixInstance, opts: SolveOptions, cells: list) -> SolveOptions:
-    """`--hint FILE`: a board on the same cells becomes the solver's hint."""
+def hint_board(inst: TantrixInstance, opts: SolveOptions, cells: list) -> Solution | None:
+    """`--hint FILE`: a board on the same cells, for the solver's hint."""
     path = opts.params.get("hint")
     if path is None:
-        return opts
+        return None
     board = FAMILY.read_solution(inst, path)
     off = sorted(set(board) - set(cells))
     if off:
         raise InputError(f"the hint board has tiles off the scored board, e.g. at {off[0]}; "
                          "expected a board from --objective longest on this instance", path)
-    return replace(opts, hint=board)
+    return board
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    compiled = ScoreCpsat(inst)
-    opts = hint_option(inst, opts, compiled.layout.cells)
+    compiled = built(opts, lambda: ScoreCpsat(inst))
+    board = hint_board(inst, opts, compiled.layout.cells)
+    if board is not None:
+        compiled.hint(board)
     out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
     out.stats["board_cells"] = len(compiled.layout.cells)
     if out.status == Status.SOLVED and inst.shape == "free":

@@ -263,7 +263,7 @@ class ScoreSearch:
     def run(self) -> Outcome:
         t0 = time.perf_counter()
         limit = self.opts.time_limit
-        deadline = None if limit is None else t0 + limit
+        deadline = self.opts.deadline()  # reading the instance counts
         board = self.first_board(deadline)
         if board is None:
             return Outcome(Status.TIMEOUT, stats=self.stats(t0, None))
@@ -308,7 +308,7 @@ class ScoreSearch:
 
 
 def _late(deadline: float | None, opts: SolveOptions) -> bool:
-    return opts.stopped() or (deadline is not None and time.perf_counter() >= deadline)
+    return opts.stopped() or (deadline is not None and time.monotonic() >= deadline)
 
 
 def _int_param(opts: SolveOptions, name: str) -> int:
