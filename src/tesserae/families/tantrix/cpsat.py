@@ -390,7 +390,7 @@ def use_walk(inst: TantrixInstance, opts: SolveOptions) -> bool:
 def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:
     """Free shapes: the walk model for line goals, else the hexagon around the pinned tile
     grows until a solution appears."""
-    if opts.objective and not enumerate_all:
+    if opts.objective in OBJECTIVES and not enumerate_all:
         from . import cpsat_score
 
         return cpsat_score.solve(inst, opts)

@@ -35,7 +35,7 @@ from ...core.result import Outcome, Solution, SolveOptions, Status
 from .downing_growth import Weights, paper_budget, paper_weights
 from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
-from .model import TantrixInstance, verify
+from .model import FAMILY, TantrixInstance, verify
 
 OWN_PARAMS = ("preset", "fitness", "bit_mutation", "inversion", "bin_swap", "restarts",
               "swaps", "k_cyc", "holes", "pyramid_focal")
@@ -299,6 +299,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     preset, enc, cfg, restarts = configure(inst, opts)
     budgeted = opts.time_limit is not None or cfg.max_evaluations is not None
     if opts.objective:
+        FAMILY.check_objective(opts.objective)
         if not isinstance(enc, DowningEncoding):
             raise InputError(f"--objective {opts.objective} runs with --preset paper only")
         if "restarts" not in opts.params:  # fresh runs at the paper's budget while -t lasts

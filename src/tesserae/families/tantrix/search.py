@@ -648,7 +648,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     """First solution; goals of colour `any` that only the line walk takes are tried colour
     choice by colour choice, each with the time left. --objective: the anytime search of
     `score_search`."""
-    if opts.objective:
+    if opts.objective in OBJECTIVES:
         return score_search.solve(inst, opts)
     t0, outs = time.perf_counter(), []
     for choice in colour_choices(inst):
