@@ -4,6 +4,7 @@ hand-built placements, its rejections, every backend's scored board, the saved b
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import INSTANCES, ROOT, run_cli
@@ -135,3 +136,14 @@ def test_milp_and_sat_refuse_the_objective_in_one_line(backend):
 def test_objectives_belong_to_their_family():
     proc = run_cli("verify", LOOP56, INSTANCES / "e2_4x4.txt", "--objective", "matches")
     assert proc.returncode == 2 and "expected longest" in proc.stderr
+
+
+@pytest.mark.parametrize("puzzle", ["loop56", "curve56"])
+def test_saved_best_boards_reproduce_their_score(puzzle):
+    saved = ROOT / "results" / f"tantrix_{puzzle}_best.json"
+    res = json.loads(saved.read_text())
+    proc = run_cli("verify", INSTANCES / f"tantrix_{puzzle}.txt", saved, "--objective",
+                   "longest", "--json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["score"] == res["objective"]
+    assert Path(res["instance"]).name == f"tantrix_{puzzle}.txt"
