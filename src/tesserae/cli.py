@@ -64,7 +64,8 @@ class Backend(str, Enum):
 
 
 class Objective(str, Enum):
-    matches = "matches"
+    matches = "matches"  # edge matching: matched inner joins
+    longest = "longest"  # Tantrix: Downing's longest loop or line per goal colour
 
 
 class ExportKind(str, Enum):
@@ -246,8 +247,7 @@ def verify(
 ) -> None:
     """Check a solution: exit 0 valid, 1 invalid (every violation listed), 2 bad input."""
     family, inst = load_instance(instance, fmt)
-    if objective and not family.optimisation:
-        raise InputError(f"--objective is not supported by the {family.name} family")
+    family.check_objective(objective.value if objective else None)
     if map_file is not None:
         sol = family.module("export").read_dimacs(inst, Path(solution), map_file)
     else:

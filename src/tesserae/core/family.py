@@ -31,8 +31,21 @@ class Family:
     """Base class: parsing, formatting, verification and backend lookup for one puzzle."""
 
     name: str = ""
-    optimisation: bool = False  # has an optimisation mode (--objective)
+    objectives: tuple[str, ...] = ()  # the --objective names the family scores
     instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
+
+    @property
+    def optimisation(self) -> bool:
+        """Has an optimisation mode (--objective)."""
+        return bool(self.objectives)
+
+    def check_objective(self, objective: str | None) -> None:
+        """One line when the family does not score this objective."""
+        if objective and objective not in self.objectives:
+            expected = (f"; expected {' or '.join(self.objectives)}" if self.objectives
+                        else "")
+            raise InputError(f"--objective {objective} is not supported by the {self.name} "
+                             f"family{expected}")
 
     def objective_backends(self, instance) -> tuple[str, ...]:
         """The portfolio's lanes for --objective on this instance; () = the usual race."""

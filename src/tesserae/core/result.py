@@ -50,7 +50,7 @@ class SolveOptions:
     time_limit: float | None = None  # seconds of wall time; None = no limit
     seed: int = 0
     threads: int = 0  # 0 = every core of the machine
-    objective: str | None = None  # None (satisfy) or "matches" (maximise matched joins)
+    objective: str | None = None  # None (satisfy) or a family's objective ("matches", "longest")
     count: bool = False  # enumerate all solutions
     count_limit: int | None = None  # stop counting after this many raw solutions
     hint: Solution | None = None  # a complete or partial assignment suggested to the solver

@@ -25,6 +25,13 @@ def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> O
                 f"for the {backend} backend; expected "
                 + (", ".join("--" + a.replace("_", "-") for a in sorted(accepted)) or "none")
             )
+    supported = getattr(mod, "OBJECTIVES", None)  # backends that declare what they score
+    if opts.objective and supported is not None and opts.objective not in supported:
+        from .errors import InputError
+
+        why = getattr(mod, "OBJECTIVE_REFUSAL", "")
+        raise InputError(f"--objective {opts.objective} is not supported by the {backend} "
+                         f"backend of {family.name}" + (f": {why}" if why else ""))
     if opts.count:
         if not hasattr(mod, "count"):
             from .errors import InputError
@@ -137,10 +144,7 @@ def solve_file(
     if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
         backend = "portfolio" if opts.objective and family.objective_backends(instance) \
             else "cpsat"
-    if family.optimisation is False and opts.objective:
-        from .errors import InputError
-
-        raise InputError(f"--objective is not supported by the {family.name} family")
+    family.check_objective(opts.objective)
     instance = family.prepare(instance, opts.params)
     t0 = time.perf_counter()
     reason = family.precheck(instance, opts.objective)

@@ -459,7 +459,7 @@ def verify(inst: EdgeInstance, sol: Solution, objective: str | None = None) -> R
 # --------------------------------------------------------------------------- the family
 class EdgeMatchFamily(Family):
     name = "edgematch"
-    optimisation = True
+    objectives = ("matches",)
     instance_params = ("clues",)
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to

@@ -42,6 +42,12 @@ from .model import TantrixInstance
 from .region import Layout, choice_option, solve_on_layouts
 
 PARAMS = ("solver", "radius", "c7_c9")
+OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
+OBJECTIVE_REFUSAL = (
+    "the longest-piece score needs one connected piece per colour picked among optional "
+    "cells, which this model states only by lazy loop clauses added between solves (no "
+    "sound bound on a stopped run); use cpsat, search or ga"
+)
 
 
 class TantrixCnf:

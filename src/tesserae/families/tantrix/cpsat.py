@@ -38,7 +38,8 @@ from .region import (
     solve_on_layouts,
 )
 
-PARAMS = ("radius", "model")  # extra command-line options
+PARAMS = ("radius", "model", "hint")  # extra command-line options
+OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 
 
 class TantrixCpsat:
@@ -389,6 +390,10 @@ def use_walk(inst: TantrixInstance, opts: SolveOptions) -> bool:
 def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:
     """Free shapes: the walk model for line goals, else the hexagon around the pinned tile
     grows until a solution appears."""
+    if opts.objective in OBJECTIVES and not enumerate_all:
+        from . import cpsat_score
+
+        return cpsat_score.solve(inst, opts)
     if use_walk(inst, opts):
         out = _run(built(opts, lambda: cpsat_walk.TantrixWalkCpsat(inst)), opts, enumerate_all,
                    walk=True)

@@ -41,7 +41,7 @@ from .downing_growth import (
 )
 from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
-from .model import TantrixInstance, verify
+from .model import FAMILY, TantrixInstance, verify
 
 OWN_PARAMS = ("preset", "fitness", "bit_mutation", "inversion", "bin_swap", "restarts",
               "swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
@@ -314,6 +314,13 @@ def configure(inst: TantrixInstance, opts: SolveOptions):
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     preset, enc, cfg, restarts = configure(inst, opts)
     budgeted = opts.time_limit is not None or cfg.max_evaluations is not None
+    if opts.objective:
+        FAMILY.check_objective(opts.objective)
+        if not isinstance(enc, DowningEncoding):
+            raise InputError(f"--objective {opts.objective} runs with --preset paper only")
+        if "restarts" not in opts.params:  # fresh runs at the paper's budget while -t lasts
+            restarts = None
+        watch_valid(enc, opts)
     if restarts is None:
         restarts = 10**9 if budgeted else 0
     t0 = time.perf_counter()
@@ -367,5 +374,25 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         stats["fitness_mode"] = enc.mode
     else:
         stats["fitness_mode"] = enc.grower.weights.mode
+    if opts.objective:
+        return scored_outcome(enc, stats, sol)
     return Outcome(Status.SOLVED if solved else Status.TIMEOUT, sol, round(best[0], 6),
                    stats=stats)
+
+
+def watch_valid(enc: DowningEncoding, opts: SolveOptions) -> None:
+    """Stream each better complete cluster (the pipeline verifies and scores it)."""
+    def note(row: np.ndarray, score: int) -> None:
+        opts.offer(enc.decode(row), float(score), source="ga")
+
+    enc.on_valid = note
+
+
+def scored_outcome(enc: DowningEncoding, stats: dict, fallback: Solution) -> Outcome:
+    """--objective: the best complete, hole-free cluster any run developed (FEASIBLE: no GA
+    proves a score optimal); without one, the best individual's cluster as a TIMEOUT."""
+    if enc.best_valid is None:
+        stats["complete_clusters"] = 0
+        return Outcome(Status.TIMEOUT, fallback, None, stats=stats)
+    score, genome = enc.best_valid
+    return Outcome(Status.FEASIBLE, enc.decode(genome), float(score), stats=stats)

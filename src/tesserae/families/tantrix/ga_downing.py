@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.result import Solution
 from . import catalogue as cat
-from .downing_growth import DowningGrower, PyramidReading, Weights
+from .downing_growth import DowningGrower, PaperScore, PyramidReading, Weights
 from .model import TantrixInstance
 
 CACHE_SIZE = 200_000
@@ -85,6 +85,11 @@ class DowningEncoding:
         self.bins = swap_bins(inst, self.grower.focal)
         self.cache: dict[bytes, tuple[float, bool]] = {}
         self.developed = 0
+        # --objective longest: the best complete, hole-free cluster developed so far, by
+        # Downing's score (per goal colour C_i for a loop goal, S_i for a line goal)
+        self.kinds = [g.kind for g in inst.goals]
+        self.best_valid: tuple[int, np.ndarray] | None = None
+        self.on_valid = None  # called with (genome, score) on each better complete cluster
 
     def random(self, rng: np.random.Generator, n: int) -> np.ndarray:
         return rng.integers(0, self.high, size=(n, self.length), dtype=np.int64)
@@ -96,10 +101,20 @@ class DowningEncoding:
             self.developed += 1
             s = self.grower.score(row)
             got = (s.fitness, s.solved)
+            if s.placed == self.n and s.holes == 0:
+                self._archive(row, s)
             if len(self.cache) >= CACHE_SIZE:
                 self.cache.clear()
             self.cache[key] = got
         return got
+
+    def _archive(self, row: np.ndarray, s: PaperScore) -> None:
+        score = sum(c if kind == "loop" else seg for kind, seg, c in
+                    zip(self.kinds, s.segments, s.cycles, strict=False))
+        if self.best_valid is None or score > self.best_valid[0]:
+            self.best_valid = (score, row.copy())
+            if self.on_valid is not None:
+                self.on_valid(row, score)
 
     def fitness(self, pop: np.ndarray) -> np.ndarray:
         return np.array([self._score(row)[0] for row in pop], dtype=float)

@@ -61,6 +61,12 @@ from .model import TantrixInstance
 from .region import Layout, choice_option, covering_colour, fixed_layout, solve_on_layouts
 
 PARAMS = ("solver", "radius", "euler", "short", "model", "c2", "c6", "c7_c9")
+OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
+OBJECTIVE_REFUSAL = (
+    "the longest-piece score needs one connected piece per colour picked among optional "
+    "cells, which this model states only by lazy subloop cuts re-solved round by round (no "
+    "sound bound on a stopped run); use cpsat, search or ga"
+)
 MODELS = ("ours", "kino-uno")
 
 

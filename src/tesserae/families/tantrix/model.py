@@ -379,8 +379,42 @@ def goal_problems(inst: TantrixInstance, sol: Solution) -> list[str]:
     return best or []
 
 
-def verify(inst: TantrixInstance, sol: Solution) -> Report:
-    """Every violation: tile multiset, shape, golden rule, connection, holes, goal lines."""
+# --------------------------------------------------------------------------- the score
+# Downing (2005, sec. 3.4) scores the two unsolved 56-tile puzzles by "the sum of the number of
+# arcs used in the longest segment or loop of each color": the Loop puzzle counts closed loops,
+# the Curve puzzle open lines. With `--objective longest` the goals become that score: each
+# goal colour adds the tiles of its longest piece of the goal's kind (a tile holds one arc of
+# each of its colours), and the goals no longer have to run through every arc.
+LONGEST = "longest"
+OBJECTIVES = (LONGEST,)
+
+
+def longest_piece(lines: ColourLines, kind: str) -> int:
+    """Tiles in the longest closed loop (kind 'loop') or open line (kind 'line'), else 0."""
+    want_closed = kind == "loop"
+    return max((len(p) for p, closed in zip(lines.pieces, lines.closed, strict=True)
+                if closed == want_closed), default=0)
+
+
+def score(inst: TantrixInstance, sol: Solution) -> int:
+    """Downing's score: per goal, the longest piece of its kind in its colour, summed; goals of
+    colour `any` take the distinct colours that score most."""
+    lines = {c: colour_lines(sol, c) for c in cat.COLOURS}
+    return max((sum(longest_piece(lines[c], g.kind) for g, c in zip(inst.goals, choice,
+                                                                     strict=True))
+                for choice in goal_colour_options(inst)), default=0)
+
+
+def max_score(inst: TantrixInstance) -> int:
+    """Every arc of every goal colour on its longest piece: 4 x 42 = 168 for the full set."""
+    return max((sum(sum(1 for t in inst.tiles if c in cat.colours(t)) for c in choice)
+                for choice in goal_colour_options(inst)), default=0)
+
+
+def verify(inst: TantrixInstance, sol: Solution, objective: str | None = None) -> Report:
+    """Every violation: tile multiset, shape, golden rule, connection, holes, goal lines.
+
+    With objective 'longest' the goal lines are scored (`score`) instead of required."""
     rep = Report()
     placed = Counter(t for t, _ in sol.values())
     want = inst.counts()
@@ -418,6 +452,9 @@ def verify(inst: TantrixInstance, sol: Solution) -> Report:
         rep.add("disconnected", f"the tiles form {len(comps)} separate groups: {sizes}")
     for h in holes(sol):
         rep.add("hole", f"{len(h)} empty cell(s) enclosed by tiles: {sorted(h)}")
+    if objective == LONGEST:
+        rep.score, rep.max_score = score(inst, sol), max_score(inst)
+        return rep
     for m in goal_problems(inst, sol):
         rep.add("goal", m)
     return rep
@@ -441,6 +478,11 @@ def canonical(inst: TantrixInstance, sol: Solution) -> Hashable:
 # --------------------------------------------------------------------------- the family
 class TantrixFamily(Family):
     name = "tantrix"
+    objectives = OBJECTIVES
+
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """--objective longest without -b: the backends that score (MILP and SAT refuse)."""
+        return ("search", "cpsat")
 
     def read_instance(self, path, fmt=None, text=None) -> TantrixInstance:
         return read_instance(path, fmt, text)
@@ -461,7 +503,7 @@ class TantrixFamily(Family):
         return draw_text(solution)
 
     def verify(self, instance, solution, objective=None) -> Report:
-        return verify(instance, solution)
+        return verify(instance, solution, objective)
 
     def canonical(self, instance, solution) -> Hashable:
         return canonical(instance, solution)

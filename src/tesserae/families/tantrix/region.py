@@ -166,3 +166,32 @@ def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,
         if out.status != Status.INFEASIBLE or radius >= limit:
             return out
         radius += 1
+
+
+# ---------------------------------------------------------------------- score boards
+def compact_cells(n: int) -> list[Hex]:
+    """n cells as round as the hex grid allows: the hexagon that fits, then the next ring
+    walked from its north-east corner clockwise, as far as the cells last (no holes, one
+    piece). The 56-tile puzzles get a hexagon of 37 cells and 19 of the next ring's 24."""
+    side = 1
+    while 3 * side * (side + 1) + 1 <= n:
+        side += 1
+    cells = hx.hexagon(side)  # radius side - 1
+    ring, cell = [], (side, -side)  # the ring of radius `side`, from its north-east corner
+    for d in range(6):
+        for _ in range(side):
+            ring.append(cell)
+            cell = hx.neighbour(cell, (d + 2) % 6)
+    return (cells + ring)[:n]
+
+
+def score_board(inst: TantrixInstance) -> list[Hex]:
+    """The cells an --objective search fills: a board or triangle with exactly one cell per
+    tile as given, else (free shapes) `compact_cells`."""
+    cells = inst.cells()
+    if cells is None:
+        return compact_cells(inst.n)
+    if len(cells) != inst.n:
+        raise InputError(f"--objective fills a board exactly; this one has {len(cells)} cells "
+                         f"for {inst.n} tiles")
+    return cells

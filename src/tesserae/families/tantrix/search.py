@@ -43,7 +43,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
-from . import linewalk
+from . import linewalk, score_search
 from .model import Goal, TantrixInstance, goal_colour_options
 from .region import pin_tile
 from .scan_tables import candidate_order, side_masks
@@ -53,7 +53,8 @@ try:
 except ImportError:  # no compiler at install time: the Python loop below takes over
     _loopscan = None
 
-PARAMS = ("restart", "engine")  # extra command-line options
+PARAMS = ("restart", "engine", *score_search.PARAMS)  # extra command-line options
+OBJECTIVES = ("longest",)  # Downing's score, by the anytime search of `score_search`
 RESTART_UNIT = 5_000  # nodes in a Luby restart unit (--restart 0: never restart)
 OPEN, SCAN, RESUME = 0, 1, 2
 HANDLES = (
@@ -645,7 +646,10 @@ def _merge_stats(outs: list[tuple[TantrixInstance, Outcome]]) -> dict:
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     """First solution; goals of colour `any` that only the line walk takes are tried colour
-    choice by colour choice, each with the time left."""
+    choice by colour choice, each with the time left. --objective: the anytime search of
+    `score_search`."""
+    if opts.objective in OBJECTIVES:
+        return score_search.solve(inst, opts)
     t0, outs = time.perf_counter(), []
     for choice in colour_choices(inst):
         make, name = searchers(choice, opts)
