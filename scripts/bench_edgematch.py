@@ -1,6 +1,6 @@
 """Edge-matching speed: backends x instances x seeds, time to first solution.
 
-Each run is `tesserae solve --json` in a child process, so the CPU time (user + system of the
+Each run is `tilesolve solve --json` in a child process, so the CPU time (user + system of the
 child, from getrusage) is measured beside the wall time: on a shared machine the CPU time is
 the fairer number. Prints a table and writes a CSV.
 
@@ -33,7 +33,7 @@ BACKENDS = ("cpsat", "milp", "sat", "ga", "search")
 
 def run_one(instance: Path, backend: str, seed: int, limit: float, threads: int) -> dict:
     cmd = [
-        sys.executable, "-m", "tesserae", "solve", str(instance), "--backend", backend,
+        sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", backend,
         "--json", "--seed", str(seed), "--time-limit", str(limit), "--threads", str(threads),
     ]  # fmt: skip
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -65,10 +65,10 @@ def run_one(instance: Path, backend: str, seed: int, limit: float, threads: int)
 
 def available(backend: str) -> bool:
     """Backends whose edge-matching module exists (some may still be under construction)."""
-    from tesserae.core.family import BACKEND_MODULES
+    from tilesolve.core.family import BACKEND_MODULES
 
     mod = BACKEND_MODULES.get(backend)
-    return mod is not None and (ROOT / "src/tesserae/families/edgematch" / f"{mod}.py").exists()
+    return mod is not None and (ROOT / "src/tilesolve/families/edgematch" / f"{mod}.py").exists()
 
 
 def main() -> None:

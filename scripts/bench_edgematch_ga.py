@@ -12,8 +12,8 @@ import csv
 import statistics
 import sys
 
-from tesserae.core.result import SolveOptions
-from tesserae.core.solve import solve_file
+from tilesolve.core.result import SolveOptions
+from tilesolve.core.solve import solve_file
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,7 +5,7 @@ time plot in docs/hybrid.md.
     python scripts/bench_hybrid.py --seeds 3 -t 600          # official E2 + instances/e2_16x16
     python scripts/bench_hybrid.py --report-only             # the page from what has run
 
-Every run is the real command line (`tesserae solve ... --objective matches
+Every run is the real command line (`tilesolve solve ... --objective matches
 --progress-jsonl`), one after the other, so the scores are the checker's; each run leaves
 its progress file and JSON result under results/hybrid/ and a rerun skips finished runs.
 CPU seconds are the child's (getrusage), the machine load is noted per run.
@@ -49,7 +49,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
     progress.unlink(missing_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
-    cmd = [sys.executable, "-m", "tesserae", "solve", str(INSTANCES[inst]), "--objective",
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(INSTANCES[inst]), "--objective",
            "matches", "-t", str(limit), "--seed", str(seed), "--json", "--progress-jsonl",
            str(progress), *METHODS[method]]
     t0 = time.perf_counter()
@@ -68,7 +68,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
 
 
 def report(rows: list[dict], out: Path, doc: Path) -> None:
-    from tesserae.reproduce import label_axes, pyplot, save
+    from tilesolve.reproduce import label_axes, pyplot, save
 
     plt = pyplot()
 

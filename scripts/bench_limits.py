@@ -2,7 +2,7 @@
 """How far past `-t` does each backend run? Wall time from process start to exit.
 
 For the largest shipped instance of each family, every backend runs as a user would
-(`tesserae solve INSTANCE -b BACKEND -t T --json`, one thread), optionally while N other
+(`tilesolve solve INSTANCE -b BACKEND -t T --json`, one thread), optionally while N other
 processes keep cores busy (`--load N`), and the table gives the wall seconds, the overshoot
 and whether it is within the contract (10% of the limit or 1 s, whichever is larger).
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
-from tesserae.reproduce import markdown_table  # noqa: E402
+from tilesolve.reproduce import markdown_table  # noqa: E402
 
 # the largest shipped instance of each family, and the backends it has
 CASES = [
@@ -45,7 +45,7 @@ def busy(stop) -> None:
 
 
 def one(instance: str, backend: str, limit: float) -> dict:
-    cmd = [sys.executable, "-m", "tesserae", "solve", str(ROOT / "instances" / instance),
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(ROOT / "instances" / instance),
            "-b", backend, "-t", str(limit), "--threads", "1", "--json"]
     if backend in ("lns", "memetic"):
         cmd += ["--objective", "matches"]

@@ -22,7 +22,7 @@ CONFIGS = [("milp", "cbc"), ("milp", "highs"), ("sat", "cadical195"), ("sat", "g
 
 
 def run(instance: Path, backend: str, solver: str, limit: float, extra: list[str]) -> dict:
-    cmd = [sys.executable, "-m", "tesserae", "solve", str(instance), "--backend", backend,
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", backend,
            "--solver", solver, "--time-limit", str(limit), "--threads", "1", "--json", *extra]
     res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=limit + 120)
     if not res.stdout.strip():

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions
-from tesserae.core.solve import solve_file
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions
+from tilesolve.core.solve import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tesserae.core.result import SolveOptions
-from tesserae.core.solve import solve_file
-from tesserae.families.tantrix.model import FAMILY
+from tilesolve.core.result import SolveOptions
+from tilesolve.core.solve import solve_file
+from tilesolve.families.tantrix.model import FAMILY
 
 ROOT = Path(__file__).resolve().parent.parent
 

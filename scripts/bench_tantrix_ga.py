@@ -19,8 +19,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.solve import solve_file
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.solve import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT / "instances" / f"tantrix_discovery_{k}.txt" for k in (10, 15, 20)]

@@ -4,7 +4,7 @@
         [--time-limit 60] [--engine auto|c|python] [--csv FILE] [GLOB ...]
 
 Default puzzles: Discovery 3..30 (`tantrix_discovery_*.txt`). Each run is
-`tesserae solve --backend search PUZZLE --seed S --json`, so the wall time includes start-up,
+`tilesolve solve --backend search PUZZLE --seed S --json`, so the wall time includes start-up,
 the search and the checker's verification. Prints one row per puzzle: status over the seeds
 (all verified?), the slowest and median wall time, the search's own seconds, nodes and nodes
 per second. Timings on a shared machine vary; run it on an idle one for comparable numbers.
@@ -30,7 +30,7 @@ def seeds_of(text: str) -> list[int]:
 
 
 def run_once(path: Path, seed: int, args: argparse.Namespace) -> dict:
-    cmd = [sys.executable, "-m", "tesserae", "solve", str(path), "--backend", "search",
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(path), "--backend", "search",
            "--seed", str(seed), "--threads", str(args.threads), "--time-limit",
            str(args.time_limit), "--json", "--engine", args.engine]
     t0 = time.perf_counter()

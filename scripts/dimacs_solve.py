@@ -4,11 +4,11 @@ SAT-competition format: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` (MaxSA
 and `s OPTIMUM FOUND`), then `v` lines of literals ending in 0.
 
 Exit code 10 satisfiable, 20 unsatisfiable, 0 unknown (the competition convention), 2 bad
-input. This is the "external solver" side of `tesserae export`:
+input. This is the "external solver" side of `tilesolve export`:
 
-    tesserae export instances/e2_6x6.txt --to cnf -o m.cnf
+    tilesolve export instances/e2_6x6.txt --to cnf -o m.cnf
     python scripts/dimacs_solve.py m.cnf --solver cadical195 --time-limit 60 > m.out
-    tesserae verify instances/e2_6x6.txt m.out --map m.cnf.map.json
+    tilesolve verify instances/e2_6x6.txt m.out --map m.cnf.map.json
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from tesserae.backends.cnf import BUDGETED, UNLIMITED, Deadline, canonical_solver, solve_limited
-from tesserae.backends.stopwatch import Watcher
-from tesserae.core.errors import InputError
+from tilesolve.backends.cnf import BUDGETED, UNLIMITED, Deadline, canonical_solver, solve_limited
+from tilesolve.backends.stopwatch import Watcher
+from tilesolve.core.errors import InputError
 
 NON_INCREMENTAL = ("kissat404",)  # one plain solve call, no way to stop it from inside
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write models/: DIMACS CNF, LP and MPS exports (with variable maps) of the small shipped
-edge-matching instances, so other solvers can be run on them without tesserae.
+edge-matching instances, so other solvers can be run on them without tilesolve.
 
     python scripts/export_models.py            # instances/e2_{4x4,5x5,6x6}.txt -> models/
     python scripts/export_models.py instances/e2_7x7.txt --out /tmp/models
@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tesserae.core.family import load_instance
+from tilesolve.core.family import load_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT / "instances" / f"e2_{n}x{n}.txt" for n in (4, 5, 6)]

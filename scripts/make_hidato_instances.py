@@ -1,4 +1,4 @@
-"""Generate the shipped Hidato instances (instances/hidato_*.txt) with `tesserae generate`.
+"""Generate the shipped Hidato instances (instances/hidato_*.txt) with `tilesolve generate`.
 
 The two classes of da Silva and de Magalhães (ten 19-cell boards with 6-8 givens, eleven
 37-cell boards with 9-13 givens), then larger hex and square boards, some with holes. Every
@@ -56,7 +56,7 @@ def main() -> int:
             print(f"{name}: kept")
             continue
         t0 = time.perf_counter()
-        cmd = [sys.executable, "-m", "tesserae", "generate", "hidato", *options, "-o", str(path)]
+        cmd = [sys.executable, "-m", "tilesolve", "generate", "hidato", *options, "-o", str(path)]
         subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         print(f"{name}: {time.perf_counter() - t0:.1f} s", flush=True)
     return 0

@@ -1,6 +1,6 @@
 """Write the shipped Tantrix instance files: Discovery 3..30, Rainbow, Super 5, pyramids, and the
 fixed-board "challenge n" puzzles of Kino & Uno (the 10 Discovery tiles repeated, one loop in
-the colour of the lowest digit of n, `tesserae.families.tantrix.challenge`).
+the colour of the lowest digit of n, `tilesolve.families.tantrix.challenge`).
 
 Challenge boards, n = 5, 10, ..., 60, 70, 80, 90, 100: compact shapes. CP-SAT (one worker,
 the seed, a deterministic time budget, so the same seed gives the same board on any machine)
@@ -26,18 +26,18 @@ import argparse
 import math
 from pathlib import Path
 
-from tesserae.backends import cpsat as runner
-from tesserae.core import hexgrid as hx
-from tesserae.core.result import Solution, SolveOptions
-from tesserae.families.tantrix import catalogue as cat
-from tesserae.families.tantrix import challenge, cpsat
-from tesserae.families.tantrix.model import (
+from tilesolve.backends import cpsat as runner
+from tilesolve.core import hexgrid as hx
+from tilesolve.core.result import Solution, SolveOptions
+from tilesolve.families.tantrix import catalogue as cat
+from tilesolve.families.tantrix import challenge, cpsat
+from tilesolve.families.tantrix.model import (
     Goal,
     TantrixInstance,
     format_instance,
     verify,
 )
-from tesserae.families.tantrix.region import fixed_layout
+from tilesolve.families.tantrix.region import fixed_layout
 
 OUT = Path(__file__).resolve().parent.parent / "instances"
 

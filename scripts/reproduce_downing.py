@@ -24,9 +24,9 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from tesserae import reproduce as rp
-from tesserae.backends.ga import describe_presets
-from tesserae.families.tantrix.ga import PRESETS
+from tilesolve import reproduce as rp
+from tilesolve.backends.ga import describe_presets
+from tilesolve.families.tantrix.ga import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXACT = ("cpsat", "search")
@@ -266,7 +266,7 @@ NOTES = """## Where our instances or readings differ
   colours match his; only Genius may differ (he names red and yellow in Figure 13).
 * **The Super puzzles as he states them** ship as `tantrix_super_<name>_open.txt` (goal
   colours `any`). The search backend counts every colour choice exhaustively
-  (`tesserae solve instances/tantrix_super_genius_open.txt --backend search --count
+  (`tilesolve solve instances/tantrix_super_genius_open.txt --backend search --count
   --threads 1`, 30.6 CPU min): Genius with two lines of open colours has 134,604 solutions
   up to translation and rotation (461,416 as met from both line ends). By colour pair, in
   solutions met from both ends: red + blue 2 (one solution, the shipped puzzle's), red +

@@ -23,8 +23,8 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from tesserae import reproduce as rp
-from tesserae.families.hidato.model import read_instance
+from tilesolve import reproduce as rp
+from tilesolve.families.hidato.model import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 200_000  # fitness evaluations per run (Section 3)

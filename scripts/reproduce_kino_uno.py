@@ -5,7 +5,7 @@ figures (CPLEX 12.2, Pentium E2200), and our exact backends on the same boards.
     .venv/bin/python scripts/reproduce_kino_uno.py [--time-limit 300] [--exact-time-limit 300]
         [--sizes 5,10,...,100] [--jobs 1] [--load "1.0"] [--report-only]
 
-Formulations (`--model kino-uno`, see src/tesserae/families/tantrix/milp_kino_uno.py):
+Formulations (`--model kino-uno`, see src/tilesolve/families/tantrix/milp_kino_uno.py):
 Tables 1-2 C1-C4 with C2 (+ C5 lazily; Table 1 is its first round and loop count), Table 3
 C1, C2', C3, C4 (+ C5), Table 4 the same with C6, and with C6-C9, Table 5 with C6-C9. Each
 runs on the compact boards instances/tantrix_challenge_n.txt, sizes ascending; a formulation
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tesserae.reproduce import Run, load_rows, main_guard, markdown_table, parser, run_all
+from tilesolve.reproduce import Run, load_rows, main_guard, markdown_table, parser, run_all
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60)

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from tesserae import reproduce as rp
+from tilesolve import reproduce as rp
 
 INSTANCE = "instances/magichex_3.txt"
 TITLE = "Magic hexagon: the EA post (\"Sudoku on steroids\")"
@@ -45,7 +45,7 @@ def setting_label(p: int, c: float) -> str:
 
 
 def candidates(p: int, c: float) -> int:
-    from tesserae.families.magichex.post_ea import candidate_count
+    from tilesolve.families.magichex.post_ea import candidate_count
 
     return candidate_count(p, c)
 
@@ -149,7 +149,7 @@ on a laptop (about 100 us a generation at p_size 100 and 65 us at 25, from its o
 our compiled loop runs a generation 10-25 times faster, so only iterations compare.
 
 The tuned preset runs the same (p_size, n_candidates) on the engine. The presets, as
-`tesserae solve --help` lists them:
+`tilesolve solve --help` lists them:
 
 ```
 {presets}
@@ -381,8 +381,8 @@ def write_page(rows: list[dict], out: Path, counts: str) -> None:
 
 
 def presets_text() -> str:
-    from tesserae.backends.ga import describe_presets
-    from tesserae.families.magichex.ga import PRESETS
+    from tilesolve.backends.ga import describe_presets
+    from tilesolve.families.magichex.ga import PRESETS
 
     return describe_presets(PRESETS)
 

@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from tesserae.core.result import SolveOptions
-from tesserae.core.solve import solve_file
+from tilesolve.core.result import SolveOptions
+from tilesolve.core.solve import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "e2_data"

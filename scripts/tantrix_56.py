@@ -10,7 +10,7 @@ as results/tantrix_56/<puzzle>_<backend>_cpu<S>_s<seed>.json when the run ends; 
 exists are skipped, so a stopped measurement resumes. While a run goes, every better verified
 board it streams is written to <same name>.best-so-far.json, so a long run stopped early keeps
 its best board. Then the best verified board of each
-puzzle over every saved run is written to results/tantrix_<puzzle>_best.json (`tesserae verify
+puzzle over every saved run is written to results/tantrix_<puzzle>_best.json (`tilesolve verify
 INSTANCE FILE --objective longest` reproduces its score) and a markdown table is printed.
 
     python scripts/tantrix_56.py --cpu-budget 300 --backends search,ga,cpsat
@@ -52,7 +52,7 @@ def _cpu() -> float:
 def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
     """A solution callback that verifies each board a backend streams and writes every better
     one to `partial` at once (whole or not at all): a long run stopped early keeps its best."""
-    from tesserae.core.family import load_instance
+    from tilesolve.core.family import load_instance
 
     family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
     best = [-1]
@@ -77,8 +77,8 @@ def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
 def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
            partial: Path, queue) -> None:
     os.nice(niceness)
-    from tesserae.core.result import SolveOptions
-    from tesserae.core.solve import solve_file
+    from tilesolve.core.result import SolveOptions
+    from tilesolve.core.solve import solve_file
 
     opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
                         stop=CpuBudget(budget))

@@ -17,10 +17,10 @@ import argparse
 import itertools
 import time
 
-from tesserae.core import hexgrid as hx
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.tantrix import cpsat
-from tesserae.families.tantrix.model import (
+from tilesolve.core import hexgrid as hx
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.tantrix import cpsat
+from tilesolve.families.tantrix.model import (
     TantrixInstance,
     components,
     format_solution,

@@ -17,9 +17,9 @@ E2_DATA = ROOT.parent / "shared" / "e2_data"
 
 def run_cli(*args: str, timeout: float = 300,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `tesserae ARGS...` in a subprocess, as a user would (`env`: extra variables)."""
+    """Run `tilesolve ARGS...` in a subprocess, as a user would (`env`: extra variables)."""
     return subprocess.run(
-        [sys.executable, "-m", "tesserae", *map(str, args)],
+        [sys.executable, "-m", "tilesolve", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -47,7 +47,7 @@ def tagged_processes(tag: str) -> list[int]:
             env = (d / "environ").read_bytes()
         except OSError:
             continue
-        if f"TESSERAE_TEST_TAG={tag}".encode() in env:
+        if f"TILESOLVE_TEST_TAG={tag}".encode() in env:
             pids.append(int(d.name))
     return pids
 
@@ -63,9 +63,9 @@ def wait_gone(tag: str, patience: float = 10.0) -> list[int]:
 
 
 def popen_cli(*args: str, tag: str) -> subprocess.Popen:
-    """Start `tesserae ARGS...` in its own session, its processes tagged in the environment."""
-    env = {**os.environ, "TESSERAE_TEST_TAG": tag}
+    """Start `tilesolve ARGS...` in its own session, its processes tagged in the environment."""
+    env = {**os.environ, "TILESOLVE_TEST_TAG": tag}
     return subprocess.Popen(
-        [sys.executable, "-m", "tesserae", *args], cwd=ROOT, env=env, text=True,
+        [sys.executable, "-m", "tilesolve", *args], cwd=ROOT, env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )

@@ -1,4 +1,4 @@
-"""tesserae bench: a sweep prints its table and writes CSV, JSON and a plot; Dask runs it too."""
+"""tilesolve bench: a sweep prints its table and writes CSV, JSON and a plot; Dask runs it too."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae import bench
+from tilesolve import bench
 
 TINY = [str(INSTANCES / "e2_4x4.txt"), str(INSTANCES / "e2_5x5.txt")]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import INSTANCES
+from conftest import INSTANCES, run_cli
 
 E2_4 = str(INSTANCES / "e2_4x4.txt")
 
@@ -121,3 +121,24 @@ def test_out_writes_a_verified_solution_whole(cli, tmp_path):
     assert r.returncode == 0 and f"wrote {out}" in r.stderr
     assert cli("verify", E2_4, out).returncode == 0
     assert oct(out.stat().st_mode & 0o777) != oct(0o600)
+
+
+def test_version_is_the_package_version():
+    import tilesolve
+
+    proc = run_cli("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"tilesolve {tilesolve.__version__}"
+
+
+def test_shell_completion_script_is_offered():
+    """The installed command offers its bash completion script (typer's)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    command = Path(sys.executable).with_name("tilesolve")
+    proc = subprocess.run([command, "--show-completion", "bash"], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0
+    assert "COMPREPLY" in proc.stdout and "_TILESOLVE_COMPLETE=complete_bash" in proc.stdout

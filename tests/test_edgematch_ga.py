@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from conftest import E2_DATA, needs_e2_data, run_cli
 
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.edgematch import ga
-from tesserae.families.edgematch.model import score, verify
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.edgematch import ga
+from tilesolve.families.edgematch.model import score, verify
 
 PIECES5 = E2_DATA / "brendan" / "pieces_05x05.txt"
 SOLUTION5 = E2_DATA / "brendan" / "solution_05x05.txt"

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from conftest import E2_DATA, INSTANCES, needs_e2_data
 
-from tesserae.core import squaregrid as sq
-from tesserae.core.result import SolveOptions
-from tesserae.families.edgematch import breakscan, lns, official
-from tesserae.families.edgematch.model import read_instance, verify
+from tilesolve.core import squaregrid as sq
+from tilesolve.core.result import SolveOptions
+from tilesolve.families.edgematch import breakscan, lns, official
+from tilesolve.families.edgematch.model import read_instance, verify
 
 JOINS_6 = sq.join_count(6, 6)
 
@@ -118,7 +118,7 @@ def test_portfolio_for_matches_runs_lns_and_memetic_and_streams_progress(cli, tm
 
 
 def test_large_boards_race_lns_and_memetic_for_matches():
-    from tesserae.families.edgematch.model import FAMILY
+    from tilesolve.families.edgematch.model import FAMILY
 
     big = read_instance(INSTANCES / "e2_16x16.txt")
     assert FAMILY.objective_backends(big) == ("lns", "memetic")
@@ -126,7 +126,7 @@ def test_large_boards_race_lns_and_memetic_for_matches():
 
 
 def test_memetic_backend_returns_a_verified_board():
-    from tesserae.families.edgematch import memetic
+    from tilesolve.families.edgematch import memetic
 
     inst = read_instance(INSTANCES / "e2_7x7.txt")
     # no break-search seeds (they solve 7x7 outright): the GA starts from random boards
@@ -143,7 +143,7 @@ def test_the_official_set_gets_its_start_piece_and_clues_on_request():
     path = E2_DATA / "e2_256.txt"
     inst = read_instance(path)
     assert inst.fixed == official.START
-    from tesserae.families.edgematch.model import FAMILY
+    from tilesolve.families.edgematch.model import FAMILY
 
     FAMILY.prepare(inst, {"clues": "on"})
     assert inst.fixed == {**official.START, **official.CLUES}

@@ -9,14 +9,14 @@ import pulp
 import pytest
 from conftest import E2_DATA, INSTANCES, needs_e2_data, run_cli
 
-from tesserae.backends import cnf as cnf_runner
-from tesserae.backends import milp as milp_runner
-from tesserae.core import squaregrid as sq
-from tesserae.core.result import SolveOptions, Status, StopFlag
-from tesserae.core.textfile import records
-from tesserae.families.edgematch import cnf as em_cnf
-from tesserae.families.edgematch import milp as em_milp
-from tesserae.families.edgematch.model import (
+from tilesolve.backends import cnf as cnf_runner
+from tilesolve.backends import milp as milp_runner
+from tilesolve.core import squaregrid as sq
+from tilesolve.core.result import SolveOptions, Status, StopFlag
+from tilesolve.core.textfile import records
+from tilesolve.families.edgematch import cnf as em_cnf
+from tilesolve.families.edgematch import milp as em_milp
+from tilesolve.families.edgematch.model import (
     FAMILY,
     format_instance,
     parse_board,

@@ -7,15 +7,15 @@ import json
 import pytest
 from conftest import E2_DATA, INSTANCES, needs_e2_data, run_cli
 
-from tesserae.families.edgematch.generate import generate
-from tesserae.families.edgematch.model import FAMILY, board_url, read_instance, verify
+from tilesolve.families.edgematch.generate import generate
+from tilesolve.families.edgematch.model import FAMILY, board_url, read_instance, verify
 
 
 @pytest.fixture
 def planted(tmp_path):
     inst, sol = generate(4, 4, seed=3)
     inst_path = tmp_path / "p.txt"
-    from tesserae.families.edgematch.model import format_instance
+    from tilesolve.families.edgematch.model import format_instance
 
     inst_path.write_text(format_instance(inst))
     return inst, sol, inst_path

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.backends import ga as engine
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.edgematch import crossovers, ga, mutations
-from tesserae.families.edgematch.model import EdgeInstance, verify
+from tilesolve.backends import ga as engine
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.edgematch import crossovers, ga, mutations
+from tilesolve.families.edgematch.model import EdgeInstance, verify
 
 NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
 

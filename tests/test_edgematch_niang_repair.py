@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.edgematch import ga
-from tesserae.families.edgematch import niang_repair as nr
-from tesserae.families.edgematch.model import verify
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.edgematch import ga
+from tilesolve.families.edgematch import niang_repair as nr
+from tilesolve.families.edgematch.model import verify
 
 NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
 # a solution of the 4x4 (piece, quarter turns) row by row, as the search backend prints it

@@ -11,10 +11,10 @@ import json
 import pytest
 from conftest import E2_DATA, needs_e2_data, run_cli
 
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.solve import solve_file
-from tesserae.families.edgematch import search
-from tesserae.families.edgematch.model import read_instance, verify
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.solve import solve_file
+from tilesolve.families.edgematch import search
+from tilesolve.families.edgematch.model import read_instance, verify
 
 BRENDAN = E2_DATA / "brendan"
 pytestmark = needs_e2_data()

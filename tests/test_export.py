@@ -1,5 +1,5 @@
 """Model export (DIMACS CNF/WCNF, LP, MPS with variable maps), an external SAT solver process,
-and reading its answer back through `tesserae verify --map`."""
+and reading its answer back through `tilesolve verify --map`."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import sys
 import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
-from tesserae.core import squaregrid as sq
-from tesserae.core.errors import InputError
-from tesserae.families.edgematch.export import read_dimacs
-from tesserae.families.edgematch.model import read_instance, verify
+from tilesolve.core import squaregrid as sq
+from tilesolve.core.errors import InputError
+from tilesolve.families.edgematch.export import read_dimacs
+from tilesolve.families.edgematch.model import read_instance, verify
 
 INST = INSTANCES / "e2_5x5.txt"
 

@@ -18,11 +18,11 @@ from conftest import E2_DATA, INSTANCES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tesserae.core.errors import InputError
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions
-from tesserae.core.solve import solve_file
-from tesserae.families.edgematch.model import board_url
+from tilesolve.core.errors import InputError
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions
+from tilesolve.core.solve import solve_file
+from tilesolve.families.edgematch.model import board_url
 
 pytestmark = pytest.mark.fuzz
 

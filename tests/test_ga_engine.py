@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tesserae.backends.ga import (
+from tilesolve.backends.ga import (
     CbgiLink,
     GAConfig,
     apply_params,
@@ -13,8 +13,8 @@ from tesserae.backends.ga import (
     select,
     sigma_scaled,
 )
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, StopFlag
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, StopFlag
 
 
 class OneMax:
@@ -174,7 +174,7 @@ def test_window_rank_distribution_matches_enumerated_windows():
     # RTS draws the rank of the nearest window member; enumerate every window to check it
     from itertools import combinations, pairwise
 
-    from tesserae.backends.ga import window_ranks
+    from tilesolve.backends.ga import window_ranks
 
     for size, w in ((7, 1), (7, 3), (8, 8), (9, 4)):
         counts = [0] * size
@@ -272,7 +272,7 @@ class Marked(OneMax):
 
 
 def test_headless_chicken_pairings():
-    from tesserae.backends.ga import _Run
+    from tilesolve.backends.ga import _Run
 
     enc = Marked(4)
     a, b = np.zeros((1, 4), int), np.ones((1, 4), int)
@@ -287,7 +287,7 @@ def test_headless_chicken_pairings():
 
 
 def test_distinct_elitism_counts_copies_once():
-    from tesserae.backends.ga import _Run
+    from tilesolve.backends.ga import _Run
 
     pop = np.array([[1, 1], [1, 1], [0, 1], [0, 0]])
     fit = np.array([5.0, 5.0, 4.0, 3.0])
@@ -331,7 +331,7 @@ class Constant(OneMax):
 
 def one_step(child: list[int], pop: list[list[int]], **cfg):
     """One steady-state step (one child, no crossover, always mutated) on 4-bit OneMax."""
-    from tesserae.backends.ga import _Run
+    from tilesolve.backends.ga import _Run
 
     enc = Constant(4, child)
     config = GAConfig(population=len(pop), steady_batch=1, crossover_rate=0.0,

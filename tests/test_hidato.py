@@ -7,11 +7,11 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.hidato import cnf, cpsat, ga, milp
-from tesserae.families.hidato.generate import generate, other_solution
-from tesserae.families.hidato.model import FAMILY, format_instance, parse_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.hidato import cnf, cpsat, ga, milp
+from tilesolve.families.hidato.generate import generate, other_solution
+from tilesolve.families.hidato.model import FAMILY, format_instance, parse_instance, verify
 
 G19 = INSTANCES / "hidato_19_01.txt"
 G37 = INSTANCES / "hidato_37_01.txt"
@@ -212,7 +212,7 @@ def test_pmx_by_hand():
 def test_paper_swap_mutation_rate():
     import numpy as np
 
-    from tesserae.backends.ga import _Run
+    from tilesolve.backends.ga import _Run
 
     inst = FAMILY.read_instance(G37)
     enc = ga.HidatoEncoding(inst)

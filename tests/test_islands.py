@@ -12,13 +12,13 @@ import uuid
 import pytest
 from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_gone
 
-from tesserae.core.errors import InputError
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions, SolveResult, Status
+from tilesolve.core.errors import InputError
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions, SolveResult, Status
 
 distributed = pytest.importorskip("distributed")
 
-from tesserae.hybrid.islands import Found, Islands, migrate, run_island  # noqa: E402
+from tilesolve.hybrid.islands import Found, Islands, migrate, run_island  # noqa: E402
 
 BOARD = INSTANCES / "e2_8x8.txt"  # 3 frame / 8 inner colours: not solved in seconds
 LIAR = 10**6  # the score a lying worker claims
@@ -39,7 +39,7 @@ def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as running:
         with distributed.Client(running) as client:
-            client.run(importlib.import_module, "tesserae.families.edgematch.memetic")
+            client.run(importlib.import_module, "tilesolve.families.edgematch.memetic")
         yield running
 
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.magichex.model import FAMILY, canonical, read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.magichex.model import FAMILY, canonical, read_instance, verify
 
 KNOWN = [[10, 12, 16], [13, 4, 2, 19], [15, 8, 5, 7, 3], [14, 6, 1, 17], [9, 11, 18]]
 ORDER3 = INSTANCES / "magichex_3.txt"
@@ -130,7 +130,7 @@ def test_every_backend_solves_order_3(tmp_path, backend):
 
 
 def test_cpsat_tabu_strategy_solves_order_4():
-    from tesserae.families.magichex import cpsat
+    from tilesolve.families.magichex import cpsat
 
     inst = read_instance(INSTANCES / "magichex_4_3.txt")
     out = cpsat.solve(inst, SolveOptions(time_limit=60, threads=1, params={"strategy": "tabu"}))
@@ -138,7 +138,7 @@ def test_cpsat_tabu_strategy_solves_order_4():
 
 
 def test_plain_ea_keeps_its_best_board_and_reports_fitness():
-    from tesserae.families.magichex import ga
+    from tilesolve.families.magichex import ga
 
     inst = read_instance(ORDER3)
     opts = SolveOptions(seed=3, params={"preset": "tuned", "polish": "0", "generations": "30"})

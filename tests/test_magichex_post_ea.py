@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.magichex import ga, post_ea
-from tesserae.families.magichex.legacy_sort import legacy_argsort
-from tesserae.families.magichex.model import read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.magichex import ga, post_ea
+from tilesolve.families.magichex.legacy_sort import legacy_argsort
+from tilesolve.families.magichex.model import read_instance, verify
 
 ORDER3 = INSTANCES / "magichex_3.txt"
 # the magic hexagon in reading order (the post's board columns 1..19)

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.options import parse_switch, switch
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.edgematch import cpsat as em_cpsat
-from tesserae.families.edgematch.model import FAMILY, read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.options import parse_switch, switch
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.edgematch import cpsat as em_cpsat
+from tilesolve.families.edgematch.model import FAMILY, read_instance, verify
 
 
 @pytest.mark.parametrize("text,value", [("on", True), ("TRUE", True), ("yes", True), ("1", True),
@@ -92,7 +92,7 @@ def test_cbc_is_stopped_at_the_limit_and_leaves_no_files(tmp_path):
 
 
 def test_options_can_be_reused_their_clock_starts_with_each_solve():
-    from tesserae.core.solve import solve_file
+    from tilesolve.core.solve import solve_file
 
     opts = SolveOptions(time_limit=30, threads=1)
     assert opts.remaining() == 30  # no clock yet: the whole limit

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_gone
 
-from tesserae.bench import size_of
-from tesserae.core.errors import InputError
-from tesserae.core.family import families, load_instance
-from tesserae.core.result import SolveOptions, Status, StopFlag
-from tesserae.hybrid import budget, lanes
-from tesserae.hybrid.lanes import LaneSpec
-from tesserae.portfolio import Portfolio, solve_portfolio
+from tilesolve.bench import size_of
+from tilesolve.core.errors import InputError
+from tilesolve.core.family import families, load_instance
+from tilesolve.core.result import SolveOptions, Status, StopFlag
+from tilesolve.hybrid import budget, lanes
+from tilesolve.hybrid.lanes import LaneSpec
+from tilesolve.portfolio import Portfolio, solve_portfolio
 
 # one small shipped instance per family; families not built yet are skipped
 SMALL = {

@@ -8,9 +8,9 @@ import json
 import pytest
 from conftest import INSTANCES
 
-from tesserae.core.family import load_instance
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.solve import run_backend
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.solve import run_backend
 
 E2_4 = (INSTANCES / "e2_4x4.txt").read_text()
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tesserae import reproduce
-from tesserae.backends import ga as engine
-from tesserae.core.errors import InputError
+from tilesolve import reproduce
+from tilesolve.backends import ga as engine
+from tilesolve.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 HIDATO = str(ROOT / "instances" / "hidato_19_01.txt")
@@ -125,7 +125,7 @@ def test_presets_are_chosen_and_described():
 _SCRIPT = textwrap.dedent("""
     import sys
 
-    from tesserae import reproduce
+    from tilesolve import reproduce
 
     if __name__ == "__main__":  # the workers are spawned: they import this file
         # a quick exact run, then GA runs that cannot finish before the interrupt
@@ -155,7 +155,7 @@ def _processes_with(marker: str) -> list[int]:
 def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
     script, out = tmp_path / "run.py", tmp_path / "t.csv"
     script.write_text(_SCRIPT)
-    marker = f"TESSERAE_TEST_{os.getpid()}_{time.time_ns()}"
+    marker = f"TILESOLVE_TEST_{os.getpid()}_{time.time_ns()}"
     env = {**os.environ, marker: "1"}
     proc = subprocess.Popen([sys.executable, str(script), str(out), HIDATO,
                              str(ROOT / "instances" / "e2_16x16.txt")],

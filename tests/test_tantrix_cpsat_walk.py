@@ -8,11 +8,11 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.solve import solve_file
-from tesserae.families.tantrix import cpsat, cpsat_walk, search
-from tesserae.families.tantrix.model import read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.solve import solve_file
+from tilesolve.families.tantrix import cpsat, cpsat_walk, search
+from tilesolve.families.tantrix.model import read_instance, verify
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from tesserae.core import hexgrid as hx
-from tesserae.core.result import SolveOptions
-from tesserae.families.tantrix import cpsat
-from tesserae.families.tantrix.challenge import challenge_colour, challenge_instance
-from tesserae.families.tantrix.model import read_instance, verify
+from tilesolve.core import hexgrid as hx
+from tilesolve.core.result import SolveOptions
+from tilesolve.families.tantrix import cpsat
+from tilesolve.families.tantrix.challenge import challenge_colour, challenge_instance
+from tilesolve.families.tantrix.model import read_instance, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 BAND_SIZES = (50, 60, 70, 80, 90, 100)

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.textfile import records
-from tesserae.families.tantrix import ga
-from tesserae.families.tantrix.ga_growth import GENES_PER_TILE, SOLVED_BONUS, Grower
-from tesserae.families.tantrix.model import parse_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.textfile import records
+from tilesolve.families.tantrix import ga
+from tilesolve.families.tantrix.ga_growth import GENES_PER_TILE, SOLVED_BONUS, Grower
+from tilesolve.families.tantrix.model import parse_instance, verify
 
 INSTANCES = {
     "discovery5": "tantrix\ntiles 1-5\ngoal loop red\nshape free\n",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tesserae.backends import ga as engine
-from tesserae.core.result import SolveOptions, Status
-from tesserae.core.textfile import records
-from tesserae.families.tantrix import ga
-from tesserae.families.tantrix.downing_growth import (
+from tilesolve.backends import ga as engine
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.textfile import records
+from tilesolve.families.tantrix import ga
+from tilesolve.families.tantrix.downing_growth import (
     DowningGrower,
     PyramidReading,
     Weights,
@@ -19,14 +19,14 @@ from tesserae.families.tantrix.downing_growth import (
     paper_weights,
     pyramid_cells,
 )
-from tesserae.families.tantrix.ga_downing import (
+from tilesolve.families.tantrix.ga_downing import (
     DowningEncoding,
     flip_bits,
     move_run,
     single_point,
 )
-from tesserae.families.tantrix.ga_growth import Grown
-from tesserae.families.tantrix.model import parse_instance, read_instance, verify
+from tilesolve.families.tantrix.ga_growth import Grown
+from tilesolve.families.tantrix.model import parse_instance, read_instance, verify
 
 N, SE, NE, S, NW, SW = 3, 1, 2, 0, 4, 5  # Downing's move codes
 
@@ -236,7 +236,7 @@ def test_tuned_preset_and_paper_only_options():
     inst = read_instance("instances/tantrix_discovery_06.txt")
     out = ga.solve(inst, SolveOptions(seed=0, params={"preset": "tuned"}))
     assert out.stats["preset"] == "tuned" and out.status == Status.SOLVED
-    from tesserae.core.errors import InputError
+    from tilesolve.core.errors import InputError
 
     with pytest.raises(InputError, match="--holes"):
         ga.solve(inst, SolveOptions(params={"preset": "tuned", "holes": "cells"}))
@@ -248,7 +248,7 @@ def test_tuned_preset_and_paper_only_options():
 def test_open_colour_is_fixed_by_the_arc_count():
     # the white tiles carry yellow, blue and green; yellow and green have an odd number of
     # 60-degree arcs, so only blue can close a loop through all of them (Downing: "(blue)")
-    from tesserae.families.tantrix.downing_growth import focal_colours
+    from tilesolve.families.tantrix.downing_growth import focal_colours
 
     inst = read_instance("instances/tantrix_rainbow_white.txt")
     assert focal_colours(inst) == (2,)  # blue

@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from tesserae.core import hexgrid as hx
-from tesserae.families.tantrix import catalogue as cat
-from tesserae.families.tantrix.challenge import (
+from tilesolve.core import hexgrid as hx
+from tilesolve.families.tantrix import catalogue as cat
+from tilesolve.families.tantrix.challenge import (
     challenge_colour,
     challenge_instance,
     challenge_tiles,
 )
-from tesserae.families.tantrix.milp_kino_uno import KinoUnoMilp
-from tesserae.families.tantrix.model import Goal, colour_lines, read_instance, verify
-from tesserae.families.tantrix.region import fixed_layout
+from tilesolve.families.tantrix.milp_kino_uno import KinoUnoMilp
+from tilesolve.families.tantrix.model import Goal, colour_lines, read_instance, verify
+from tilesolve.families.tantrix.region import fixed_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = "instances/tantrix_challenge_15.txt"

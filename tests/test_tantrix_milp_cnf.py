@@ -7,10 +7,10 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.families.tantrix import lazy
-from tesserae.families.tantrix.milp import TantrixMilp, cuts
-from tesserae.families.tantrix.model import colour_lines, read_instance
-from tesserae.families.tantrix.region import fixed_layout, free_layout
+from tilesolve.families.tantrix import lazy
+from tilesolve.families.tantrix.milp import TantrixMilp, cuts
+from tilesolve.families.tantrix.model import colour_lines, read_instance
+from tilesolve.families.tantrix.region import fixed_layout, free_layout
 
 
 def solve(backend: str, path: str, *extra: str) -> tuple[int, dict | None, str]:

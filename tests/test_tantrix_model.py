@@ -7,11 +7,11 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions
-from tesserae.families.tantrix import catalogue as cat
-from tesserae.families.tantrix import cpsat
-from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions
+from tilesolve.families.tantrix import catalogue as cat
+from tilesolve.families.tantrix import cpsat
+from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
 
 # a yellow loop of tiles 1..3 (Discovery 3), found by hand and checked by brute force
 D3 = {(0, 0): (1, 1), (1, 0): (2, 3), (0, 1): (3, 5)}

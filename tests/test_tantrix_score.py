@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
-from tesserae.core import hexgrid as hx
-from tesserae.core.result import SolveOptions, Status
-from tesserae.families.tantrix import catalogue as cat
-from tesserae.families.tantrix import cpsat, ga, search
-from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.core import hexgrid as hx
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.tantrix import catalogue as cat
+from tilesolve.families.tantrix import cpsat, ga, search
+from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
 
 TILES_JSON = ROOT.parent / "shared" / "data" / "tantrix_tiles.json"
 LOOP56 = INSTANCES / "tantrix_loop56.txt"

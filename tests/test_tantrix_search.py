@@ -7,11 +7,11 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tesserae.core.errors import InputError
-from tesserae.core.result import SolveOptions, Status, StopFlag
-from tesserae.core.solve import solve_file
-from tesserae.families.tantrix import linewalk, search
-from tesserae.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.core.errors import InputError
+from tilesolve.core.result import SolveOptions, Status, StopFlag
+from tilesolve.core.solve import solve_file
+from tilesolve.families.tantrix import linewalk, search
+from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
 
 ENGINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
     search._loopscan is None, reason="compiled loopscan core not built"))]

@@ -1,6 +1,6 @@
 """Islands on Dask: long optimisation runs as tasks that exchange their best boards.
 
-`tesserae solve BOARD --objective matches --islands N [--scheduler ADDRESS] -t T` runs N
+`tilesolve solve BOARD --objective matches --islands N [--scheduler ADDRESS] -t T` runs N
 islands on a Dask cluster (a local one of N single-threaded worker processes by default, any
 cluster with --scheduler). The run is cut into epochs. In each epoch every island is one Dask
 task running one of the family's optimisers (`--island-methods`, by default the family's
@@ -102,7 +102,7 @@ class _Watch(StopFlag):
 
 
 def _board_text(family: Family, instance, solution: Solution) -> str:
-    """A board as the family's JSON text: what `tesserae verify` reads, and what the client
+    """A board as the family's JSON text: what `tilesolve verify` reads, and what the client
     parses before it scores the board itself."""
     return json.dumps(family.solution_json(instance, solution))
 
@@ -265,7 +265,7 @@ class Islands:
         cluster.require()  # the clock starts after the import, like the command's own
         self.t0, self.cpu0 = time.perf_counter(), time.process_time()
         self.deadline = self.t0 + opts.time_limit
-        self.name = f"tesserae-islands-{uuid.uuid4().hex}"
+        self.name = f"tilesolve-islands-{uuid.uuid4().hex}"
         self.best: Found | None = None
         self.island_best: list[Found | None] = [None] * islands
         self.epochs: list[dict] = []

@@ -1,4 +1,4 @@
 """The hybrid layer's moving parts: worker lanes, thread budgets, the process race.
 
-`tesserae.portfolio` puts them together; `tesserae.bench` runs experiments on top.
+`tilesolve.portfolio` puts them together; `tilesolve.bench` runs experiments on top.
 """

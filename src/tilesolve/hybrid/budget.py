@@ -30,7 +30,7 @@ def has_backend(family: Family, name: str) -> bool:
     mod = BACKEND_MODULES.get(name)
     try:
         return mod is not None and importlib.util.find_spec(
-            f"tesserae.families.{family.name}.{mod}") is not None
+            f"tilesolve.families.{family.name}.{mod}") is not None
     except ModuleNotFoundError:
         return False
 

@@ -1,7 +1,7 @@
 """Dask clusters for runs that spread over processes or machines (`bench --scheduler`,
 `solve --islands`): a client of an existing scheduler, or a local cluster of our own.
 
-Dask is optional (`pip install 'tesserae[dask]'`); it is imported only here, and only when a
+Dask is optional (`pip install 'tilesolve[dask]'`); it is imported only here, and only when a
 run asks for it.
 """
 
@@ -19,7 +19,7 @@ def require():
     try:
         import distributed
     except ImportError:
-        raise InputError("this needs Dask: pip install 'tesserae[dask]'") from None
+        raise InputError("this needs Dask: pip install 'tilesolve[dask]'") from None
     return distributed
 
 
@@ -41,6 +41,6 @@ def client(address: str | None = None, workers: int = 1) -> Iterator:
     # processes, not threads: the solvers hold the GIL in their Python parts
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=None, silence_logs=logging.ERROR,
-                                  preload=["tesserae.hybrid.worker_setup"]) as lc, \
+                                  preload=["tilesolve.hybrid.worker_setup"]) as lc, \
             distributed.Client(lc) as cl:
         yield cl

@@ -1,6 +1,6 @@
 """The seam every puzzle family implements, and the registry that finds a family for a file.
 
-A family package `tesserae.families.<name>` exposes `FAMILY`, an instance of a `Family`
+A family package `tilesolve.families.<name>` exposes `FAMILY`, an instance of a `Family`
 subclass. Backends live beside it as modules (`cpsat`, `milp`, `cnf`, `ga`), each with
 `solve(instance, options) -> Outcome`; the registry imports them only when asked, so a missing
 solver library never breaks the other backends.
@@ -115,9 +115,9 @@ class Family:
         Runs before any solver, so such puzzles are reported infeasible with the reason, at
         once. The family's `precheck` module holds the counts; none means nothing to check."""
         try:
-            mod = importlib.import_module(f"tesserae.families.{self.name}.precheck")
+            mod = importlib.import_module(f"tilesolve.families.{self.name}.precheck")
         except ModuleNotFoundError as exc:
-            if exc.name == f"tesserae.families.{self.name}.precheck":
+            if exc.name == f"tilesolve.families.{self.name}.precheck":
                 return None
             raise
         return mod.reason(instance, objective)
@@ -131,18 +131,18 @@ class Family:
                 f"{', '.join([*BACKEND_MODULES, 'portfolio'])}"
             )
         try:
-            return importlib.import_module(f"tesserae.families.{self.name}.{mod}")
+            return importlib.import_module(f"tilesolve.families.{self.name}.{mod}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"tesserae.families.{self.name}.{mod}":
+            if exc.name == f"tilesolve.families.{self.name}.{mod}":
                 raise InputError(f"the {self.name} family has no {backend} backend") from None
             raise
 
     def module(self, name: str) -> ModuleType:
         """An optional tool module of the family (render, generate, export)."""
         try:
-            return importlib.import_module(f"tesserae.families.{self.name}.{name}")
+            return importlib.import_module(f"tilesolve.families.{self.name}.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"tesserae.families.{self.name}.{name}":
+            if exc.name == f"tilesolve.families.{self.name}.{name}":
                 raise InputError(f"the {self.name} family does not support {name}") from None
             raise
 
@@ -152,9 +152,9 @@ def families() -> dict[str, Family]:
     out = {}
     for name in FAMILY_NAMES:
         try:
-            mod = importlib.import_module(f"tesserae.families.{name}")
+            mod = importlib.import_module(f"tilesolve.families.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith(f"tesserae.families.{name}"):
+            if exc.name and exc.name.startswith(f"tilesolve.families.{name}"):
                 continue
             raise
         out[name] = mod.FAMILY

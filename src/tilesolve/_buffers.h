@@ -4,8 +4,8 @@
  * helpers take their buffers, read-only or writable, checking the item width of each, and
  * give every buffer back on failure, so a core only states which arrays it expects.
  */
-#ifndef TESSERAE_BUFFERS_H
-#define TESSERAE_BUFFERS_H
+#ifndef TILESOLVE_BUFFERS_H
+#define TILESOLVE_BUFFERS_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -57,7 +57,7 @@ def export(inst: EdgeInstance, kind: str, path: str | Path, objective: str | Non
         from .cnf import EdgeCnf
 
         model = EdgeCnf(inst, objective)
-        comments = [f"c tesserae edgematch {inst.width}x{inst.height} {inst.name}",
+        comments = [f"c tilesolve edgematch {inst.width}x{inst.height} {inst.name}",
                     f"c placement variables: see {map_path_of(path).name}"]
         if model.objective:
             from pysat.formula import WCNF

@@ -237,7 +237,7 @@ def url_board(text: str, path: str) -> tuple[int, int, list[Edges]]:
     return w, h, cells  # type: ignore[return-value]
 
 
-def board_url(inst: EdgeInstance, solution: Solution, name: str = "tesserae") -> str:
+def board_url(inst: EdgeInstance, solution: Solution, name: str = "tilesolve") -> str:
     """The e2.bucas.name URL showing a board (empty cells as 'aaaa')."""
     out = []
     for cell in inst.cells():

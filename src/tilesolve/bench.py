@@ -366,7 +366,7 @@ def run_bench(
     jobs: int = 0,
     progress: bool | None = None,
 ) -> tuple[list[dict], list[dict]]:
-    """The whole `tesserae bench`: sweep, summarise, write what was asked. Returns both."""
+    """The whole `tilesolve bench`: sweep, summarise, write what was asked. Returns both."""
     budget = budget or Budget()
     if out_plot is not None and Path(out_plot).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError("--plot must end in .png, .svg or .pdf", out_plot)

@@ -72,7 +72,7 @@ def solver_name(opts: SolveOptions) -> str:
     if name in REFUSED:
         raise InputError(
             f"SAT solver {name} cannot run incrementally in process; export the model with "
-            "`tesserae export INSTANCE --to cnf -o FILE.cnf` and solve it with "
+            "`tilesolve export INSTANCE --to cnf -o FILE.cnf` and solve it with "
             f"scripts/dimacs_solve.py --solver {name}"
         )
     if name in UNLIMITED and (opts.time_limit is not None or opts.stop is not None):

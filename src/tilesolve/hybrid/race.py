@@ -29,7 +29,7 @@ def _context():
     if "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["tesserae.hybrid.lanes"])  # lanes fork with it imported
+    ctx.set_forkserver_preload(["tilesolve.hybrid.lanes"])  # lanes fork with it imported
     return ctx
 
 
@@ -60,7 +60,7 @@ class Race:
             raise ValueError(f"lane {spec.name!r} already started")
         stop, ctrl = self.ctx.Event(), self.ctx.Queue()
         proc = self.ctx.Process(
-            target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tesserae-{spec.name}"
+            target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tilesolve-{spec.name}"
         )
         with _deferred_sigint():  # a half-started child must not be left unaccounted for
             proc.start()

@@ -195,7 +195,7 @@ def run(compiled, opts: SolveOptions) -> Outcome:
             compiled.hint(opts.hint)  # never warm-start from an incumbent the cuts excluded
         began = time.monotonic()
         hard = None if deadline is None else deadline + HARD_GRACE
-        folder = tempfile.mkdtemp(prefix="tesserae-milp-")
+        folder = tempfile.mkdtemp(prefix="tilesolve-milp-")
         watch = Watcher(opts.stop, _stop_cbc if name == "cbc" else lambda: None, hard)
         try:
             solver = make_solver(name, opts, left, warm)

@@ -17,7 +17,7 @@ from .core.family import get_family, load_instance
 from .core.result import SolveOptions
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     help="Exact and hybrid solvers for tile and hex puzzles.",
@@ -29,6 +29,22 @@ err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
 MAX_SEED = 2**31 - 1
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        print(f"tilesolve {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """Exact and hybrid solvers for tile and hex puzzles."""
+
+
 def ga_presets_help() -> str:
     """Each family's GA presets with their differences from the paper (for `solve --help`)."""
     import importlib
@@ -38,7 +54,7 @@ def ga_presets_help() -> str:
 
     lines = []
     for name in FAMILY_NAMES:
-        presets = getattr(importlib.import_module(f"tesserae.families.{name}.ga"), "PRESETS", None)
+        presets = getattr(importlib.import_module(f"tilesolve.families.{name}.ga"), "PRESETS", None)
         if presets:
             lines += [f"{name} --backend ga:", *describe_presets(presets).splitlines()]
     return "\n".join(lines)
@@ -407,7 +423,7 @@ def main() -> None:
             _fail(2, "bad-input", exc.format_message(), as_json)
         import os
 
-        if os.environ.get("TESSERAE_DEBUG"):
+        if os.environ.get("TILESOLVE_DEBUG"):
             raise
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
     sys.exit(code if isinstance(code, int) else 0)
