@@ -54,6 +54,22 @@ def test_summary_counts_successes_and_times_of_successful_runs_only():
     assert s["success_rate"] == pytest.approx(2 / 3, abs=1e-3)
     assert s["mean_seconds"] == 2.0 and s["median_seconds"] == 2.0
     assert s["mean_evaluations"] == 30.0
+    assert s["timeouts"] == 1 and s["par2_seconds"] is None  # no limit given: no PAR-2
+
+
+def test_summary_charges_timeouts_at_the_limit():
+    rows = [
+        {"instance": "a", "family": "f", "size": "4", "cells": 4, "backend": "ga", "seed": s,
+         "status": st, "solved": st == "solved", "seconds": t, "objective": None,
+         "evaluations": None}
+        for s, (st, t) in enumerate([("solved", 1.0), ("timeout", 10.3), ("timeout", 10.1),
+                                     ("timeout", 10.2), ("error", 0.5)])
+    ]
+    (s,) = bench.summarise(rows, time_limit=10.0)
+    assert s["median_seconds"] == 1.0  # of the one solved run, as before
+    assert s["timeouts"] == 3
+    assert s["median_all_seconds"] == 10.1  # 1.0, 10.0 (error), 10.1, 10.2, 10.3
+    assert s["par2_seconds"] == pytest.approx((1.0 + 4 * 20.0) / 5)
 
 
 def test_backend_options_and_bad_input():

@@ -249,8 +249,21 @@ def _mean(xs: list) -> float | None:
     return round(statistics.fmean(xs), 4) if xs else None
 
 
-def summarise(rows: list[dict]) -> list[dict]:
-    """One line per (instance, backend): the columns of the published tables."""
+def charged_seconds(rows: list[dict], limit: float | None, penalty: float = 1.0) -> list[float]:
+    """Each run's time, an unsolved run charged `penalty` x the time limit (or its own time
+    when there was no limit, or when it ran longer): so a backend that hit the limit in 4 of 5
+    runs no longer shows the median of its one lucky run."""
+    out = []
+    for r in rows:
+        spent = r["seconds"] or 0.0
+        out.append(spent if r["solved"] else max(spent, penalty * limit if limit else spent))
+    return out
+
+
+def summarise(rows: list[dict], time_limit: float | None = None) -> list[dict]:
+    """One line per (instance, backend): the columns of the published tables, plus the
+    medians over all runs with timeouts counted at the limit and the PAR-2 score (mean time,
+    an unsolved run counted at twice the limit) of the SAT competitions."""
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         groups.setdefault((r["instance"], r["backend"]), []).append(r)
@@ -258,6 +271,7 @@ def summarise(rows: list[dict]) -> list[dict]:
     for (inst, backend), rs in groups.items():
         ok = [r for r in rs if r["solved"]]
         times = [r["seconds"] for r in ok]
+        every = charged_seconds(rs, time_limit)
         evals = [r["evaluations"] for r in rs if r["evaluations"] is not None]
         objs = [r["objective"] for r in rs if r["objective"] is not None]
         out.append({
@@ -271,6 +285,10 @@ def summarise(rows: list[dict]) -> list[dict]:
             "success_rate": round(len(ok) / len(rs), 4),
             "mean_seconds": _mean(times),
             "median_seconds": round(statistics.median(times), 4) if times else None,
+            "timeouts": sum(1 for r in rs if r["status"] == "timeout"),
+            "median_all_seconds": round(statistics.median(every), 4) if every else None,
+            "par2_seconds": (_mean(charged_seconds(rs, time_limit, 2.0))
+                             if time_limit else None),
             "mean_evaluations": _mean(evals),
             "best_objective": max(objs) if objs else None,
             "errors": sum(1 for r in rs if r["status"] == "error"),
@@ -281,22 +299,26 @@ def summarise(rows: list[dict]) -> list[dict]:
 def table(summary: list[dict], title: str = "bench"):
     from rich.table import Table
 
-    t = Table(title=title)
+    t = Table(title=title, caption="seconds; med ok: median of the solved runs; median and "
+              "PAR-2 (mean, a timeout at twice the limit): of all runs, a timeout at the limit")
     evals = any(s["mean_evaluations"] is not None for s in summary)
     best = any(s["best_objective"] is not None for s in summary)
-    cols = ["instance", "size", "backend", "runs", "ok", "rate", "mean s", "median s"]
-    cols += ["evals"] * evals + ["best"] * best
+    par2 = any(s.get("par2_seconds") is not None for s in summary)
+    # median ok: of the solved runs; median: of all runs, a timeout counted at the limit
+    cols = ["instance", "size", "backend", "runs", "ok", "t/o", "rate", "med ok", "median"]
+    cols += ["PAR-2"] * par2 + ["evals"] * evals + ["best"] * best
     for col in cols:
         left = col in ("instance", "backend")
-        t.add_column(col, justify="left" if left else "right", no_wrap=left)
+        t.add_column(col, justify="left" if left else "right", no_wrap=True)
 
     def fmt(x, digits=2):
         return "-" if x is None else f"{x:.{digits}f}" if isinstance(x, float) else str(x)
 
     for s in summary:
         cells = [Path(s["instance"]).stem, str(s["size"]), s["backend"], str(s["runs"]),
-                 str(s["solved"]), f"{100 * s['success_rate']:.0f}%",
-                 fmt(s["mean_seconds"]), fmt(s["median_seconds"])]
+                 str(s["solved"]), str(s.get("timeouts", "-")), f"{100 * s['success_rate']:.0f}%",
+                 fmt(s["median_seconds"]), fmt(s.get("median_all_seconds"))]
+        cells += [fmt(s.get("par2_seconds"))] * par2
         cells += [fmt(s["mean_evaluations"], 0)] * evals + [fmt(s["best_objective"], 0)] * best
         t.add_row(*cells)
     return t
@@ -318,7 +340,10 @@ def write_json(rows: list[dict], summary: list[dict], path: str | Path,
 
 def plot(rows: list[dict], summary: list[dict], path: str | Path,
          time_limit: float | None = None) -> None:
-    """Left: median time of successful runs against size. Right: success against budget."""
+    """Left: median time over all runs (a timeout counted at the limit, drawn hollow when
+    half the runs or more timed out) against size. Right: success against budget. Each
+    backend has its own line style and marker, so a backend that solved nothing (a flat line
+    on zero) and backends with equal curves stay visible."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -326,22 +351,31 @@ def plot(rows: list[dict], summary: list[dict], path: str | Path,
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     backends = list(dict.fromkeys(s["backend"] for s in summary))
-    for b in backends:
-        pts = sorted((s["cells"] if s["cells"] is not None else k, s["median_seconds"])
-                     for k, s in enumerate(summary) if s["backend"] == b and s["median_seconds"])
+    styles = [(("-", "--", ":", "-.")[i % 4], "osD^v<>"[i % 7]) for i in range(28)]
+    for i, b in enumerate(backends):
+        ls, mk = styles[i % len(styles)]
+        pts = sorted((s["cells"] if s["cells"] is not None else k, s["median_all_seconds"],
+                      s["solved"] * 2 > s["runs"])
+                     for k, s in enumerate(summary)
+                     if s["backend"] == b and s.get("median_all_seconds"))
         if pts:
-            ax1.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=b)
+            line, = ax1.plot([p[0] for p in pts], [p[1] for p in pts], ls, label=b)
+            for x, y, mostly_solved in pts:
+                ax1.plot([x], [y], mk, color=line.get_color(),
+                         fillstyle="full" if mostly_solved else "none")
     ax1.set_xlabel("instance size (cells)")
-    ax1.set_ylabel("median time to solve (s)")
+    ax1.set_ylabel("median time, timeouts at the limit (s)")
     ax1.set_yscale("log")
     ax1.set_title("time against size")
     horizon = time_limit or max((r["seconds"] or 0 for r in rows), default=1.0) or 1.0
     grid = [horizon * k / 100 for k in range(101)]
-    for b in backends:
+    for i, b in enumerate(backends):
+        ls, mk = styles[i % len(styles)]
         rs = [r for r in rows if r["backend"] == b]
         solved = sorted(r["seconds"] for r in rs if r["solved"])
         frac = [sum(1 for t in solved if t <= g) / len(rs) for g in grid]
-        ax2.step(grid, frac, where="post", label=b)
+        ax2.step(grid, frac, ls, where="post", label=f"{b} ({len(solved)}/{len(rs)})",
+                 marker=mk, markevery=25)
     ax2.set_xlabel("time budget (s)")
     ax2.set_ylabel("success rate")
     ax2.set_ylim(-0.02, 1.02)
@@ -372,7 +406,7 @@ def run_bench(
         raise InputError("--plot must end in .png, .svg or .pdf", out_plot)
     t0 = time.perf_counter()
     rows = sweep(instances, backends, seeds, budget, scheduler, jobs, progress)
-    summary = summarise(rows)
+    summary = summarise(rows, budget.time_limit)
     meta = {"budget": asdict(budget), "seeds": seeds, "scheduler": scheduler,
             "seconds": round(time.perf_counter() - t0, 2), "cpus": os.cpu_count()}
     if out_csv:

@@ -381,7 +381,8 @@ def bench(
         [str(i) for i in instances], names, seeds, budget, out_csv, out_json, plot, scheduler,
         jobs,
     )
-    out.print(table(summary), width=None if out.is_terminal else 160)  # piped: keep rows whole
+    # piped: keep rows whole (print(width=) cannot exceed the console's own 80 columns)
+    (out if out.is_terminal else Console(width=160)).print(table(summary))
     for path in (out_csv, out_json, plot):
         if path:
             out.print(f"wrote {path}")

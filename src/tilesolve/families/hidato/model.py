@@ -335,18 +335,6 @@ def solution_rows(inst: HidatoInstance, sol: Solution) -> list[list[int | None]]
 
 
 # --------------------------------------------------------------------------- checking
-def adjacent_pairs(inst: HidatoInstance, sol: Solution) -> int:
-    """How many k in 1..N-1 have k and k+1 (each placed once) in adjacent cells."""
-    where = _where(inst, sol)
-    return sum(
-        1
-        for k in range(1, inst.n)
-        if len(where.get(k, ())) == 1
-        and len(where.get(k + 1, ())) == 1
-        and inst.adjacent(where[k][0], where[k + 1][0])
-    )
-
-
 def _where(inst: HidatoInstance, sol: Solution) -> dict[int, list[Cell]]:
     where: dict[int, list[Cell]] = {}
     for c in inst.cells:

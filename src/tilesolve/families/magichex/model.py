@@ -106,13 +106,6 @@ class MagicHexInstance:
                 out.append(perm)
         return out
 
-    def rings(self) -> list[list[Cell]]:
-        """Cells grouped by distance from the centre, outermost ring first."""
-        by: dict[int, list[Cell]] = {}
-        for c in self.cells:
-            by.setdefault(hx.distance(c, (0, 0)), []).append(c)
-        return [by[d] for d in sorted(by, reverse=True)]
-
 
 # --------------------------------------------------------------------------- reading
 # 10,621 cells at order 60: far beyond what any backend solves, still cheap to read and check.
@@ -213,10 +206,6 @@ def format_rows(inst: MagicHexInstance, sol: Solution) -> str:
 
 
 # --------------------------------------------------------------------------- checking
-def line_sums(inst: MagicHexInstance, sol: Solution) -> list[tuple[str, int]]:
-    return [(name, sum(sol[c] for c in cells)) for name, cells in inst.lines]
-
-
 def verify(inst: MagicHexInstance, sol: Solution) -> Report:
     """Every violation: empty or foreign cells, numbers out of range, repeated or missing
     numbers, moved givens, and each line whose sum is not the magic constant."""

@@ -70,10 +70,6 @@ class Table:
     def colours(self) -> list[str]:
         return sorted({k for (_c, _d, k) in self.showing}, key=cat.COLOURS.index)
 
-    def carrying(self, cell: Hex, k: str) -> list[tuple[Hex, int, int]]:
-        """Placements in `cell` whose tile carries colour k."""
-        return [pl for pl in self.at[cell] if k in cat.colours(pl[1])]
-
     def short_cycles(self) -> list[list[Hex]]:
         """Cycles of 3..SHORT cells of the layout, each a list of cells in cyclic order.
         A closed loop through exactly these tiles would use every link of the cycle."""
