@@ -163,3 +163,48 @@ def test_cli_rejects_bad_parameters(tmp_path, flag, value, expect):
 def test_bad_parameter_raises_input_error_in_the_library():
     with pytest.raises(InputError, match="--bit-mutation"):
         ga.solve(instance("discovery5"), SolveOptions(params={"bit_mutation": "-0.1"}))
+
+
+# --- the growth rule's steps, on tiles 1-3 (every one has a sharp yellow corner on edges 0-1
+# unturned: tile 1 Y Y B R B R, tile 2 Y Y B R R B, tile 3 Y Y R R B B; a tile turned r shows
+# its edge (d - r) mod 6 at edge d; edge d faces DIRECTIONS[d])
+def _growth(kind: str):
+    from tilesolve.families.tantrix.ga_growth import COLOUR_INDEX, Growth
+
+    inst = parse_instance(records("t", f"tantrix\ntiles 1-3\ngoal {kind} yellow\nshape free\n"),
+                          "t")
+    return Growth(Grower(inst), COLOUR_INDEX["yellow"])
+
+
+def test_growth_put_opens_the_focal_ends_and_fits_checks_the_golden_rule():
+    g = _growth("loop")
+    assert g.focal_left == 3
+    g.put(0, 0, (0, 0), 0)  # tile 1 unturned: its yellow corner faces (1,-1) and (1,0)
+    assert g.ends == [((0, 0), 0, 0), ((0, 0), 1, 0)] and g.focal_left == 2
+    # tile 2 at (1,-1) touches (0,0)'s yellow edge 0 with its edge 3: yellow only turned 2 or 3
+    assert [g.fits(1, rot, (1, -1)) for rot in range(6)] == [False, False, True, True, False,
+                                                            False]
+
+
+def test_growth_at_ends_extends_the_line_by_the_arc_end_the_gene_picks():
+    g = _growth("loop")
+    g.put(0, 0, (0, 0), 0)
+    assert g.at_ends(1, 0, 0) == (3, (1, -1), 0)  # enters by arc end 0: the line turns away
+    assert g.at_ends(1, 1, 0) == (2, (1, -1), 0)  # by arc end 1: it turns towards (1,0)
+    g.put(1, 2, (1, -1), 0)
+    assert g.ends == [((1, -1), 2, 0), ((0, 0), 1, 0)] and g.focal_left == 1
+
+
+@pytest.mark.parametrize(("kind", "closes"), [("loop", True), ("line", False)])
+def test_growth_closes_a_loop_only_for_a_loop_goal_and_with_the_last_focal_tile(kind, closes):
+    g = _growth(kind)
+    g.put(0, 0, (0, 0), 0)
+    g.put(1, 2, (1, -1), 0)  # both ends now face (1,0); tile 3 turned 4 closes the corner loop
+    got = g.at_ends(2, 0, 0)
+    assert got == ((4, (1, 0), 0) if closes else None)
+    if closes:
+        g.put(2, *got)
+        assert g.ends == [] and g.focal_left == 0  # a closed loop has no open end
+    else:  # a line goal places the tile next to the cluster, away from the line
+        rot, cell = g.anywhere(2, 0, 0)
+        assert cell != (1, 0) and g.fits(2, rot, cell)

@@ -117,121 +117,8 @@ class Grower:
     # ------------------------------------------------------------------ development
     def grow(self, genome) -> Grown:
         g = [int(x) for x in genome]
-        n = self.n
         colours = self.colours_of(g)
-        focal = colours[0] if colours else -1
-        edge = self.edge
-        allowed = self.allowed
-        order = sorted(range(n), key=lambda i: (-g[3 * i], i))
-        board: dict[Hex, tuple[int, int]] = {}
-        ends: list[tuple[Hex, int, int]] = []  # open focal-line ends: (cell, edge, segment)
-        focal_left = sum(1 for i in range(n) if focal in edge[i][0])
-        closing_ok = self.kinds[:1] == ["loop"]
-
-        def fits(i: int, rot: int, cell: Hex) -> bool:
-            if allowed is not None and cell not in allowed:
-                return False
-            mine = edge[i][rot]
-            q, r = cell
-            for d in range(6):
-                other = board.get((q + DIRS[d][0], r + DIRS[d][1]))
-                if other is not None and edge[other[0]][other[1]][OPP[d]] != mine[d]:
-                    return False
-            return True
-
-        def put(i: int, rot: int, cell: Hex, seg: int) -> None:
-            nonlocal focal_left
-            board[cell] = (i, rot)
-            if focal not in edge[i][rot]:
-                return
-            focal_left -= 1
-            q, r = cell
-            joined, fresh = [], []
-            for d in range(6):
-                if edge[i][rot][d] == focal:
-                    nb = (q + DIRS[d][0], r + DIRS[d][1])
-                    if nb in board:  # golden rule: the neighbour's end there is open
-                        joined.append(next(k for k, e in enumerate(ends)
-                                           if e[0] == nb and e[1] == OPP[d]))
-                    else:
-                        fresh.append((cell, d, seg))
-            merged = {ends[k][2] for k in joined}
-            for j, e in enumerate(ends):
-                if e[2] in merged:
-                    ends[j] = (e[0], e[1], seg)
-            if len(joined) == 1 and fresh:
-                ends[joined[0]] = fresh[0]  # the line grew: its end keeps its place
-                return
-            for k in sorted(joined, reverse=True):
-                ends.pop(k)
-            ends.extend(fresh)
-
-        def at_ends(i: int, o: int, s: int) -> tuple[int, Hex, int] | None:
-            """A placement of tile i continuing an open focal end, or None."""
-            mine = edge[i][0]
-            arc = [d for d in range(6) if mine[d] == focal]
-            if not arc or not ends:
-                return None
-            m = len(ends)
-            for k in range(m):
-                cell, d, seg = ends[(s + k) % m]
-                target = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
-                if target in board:
-                    continue
-                entry = OPP[d]
-                for a in (arc[o & 1], arc[1 - (o & 1)]):
-                    rot = (entry - a) % 6
-                    if not fits(i, rot, target):
-                        continue
-                    exit_edge = (arc[0] + arc[1] - a + rot) % 6
-                    beyond = (target[0] + DIRS[exit_edge][0], target[1] + DIRS[exit_edge][1])
-                    closes = beyond in board and any(e[0] == beyond and e[2] == seg for e in ends)
-                    if closes and not (closing_ok and focal_left == 1):
-                        continue  # a loop closes only with the last focal tile
-                    return rot, target, seg
-            return None
-
-        def anywhere(i: int, o: int, s: int) -> tuple[int, Hex] | None:
-            """The first site next to the cluster (from the shape gene) where tile i fits."""
-            sites = sorted({
-                (c[0] + dq, c[1] + dr) for c in board for dq, dr in DIRS
-            } - board.keys(), key=lambda c: (c[1], c[0]))
-            if allowed is not None:
-                sites = [c for c in sites if c in allowed]
-            m = len(sites)
-            for k in range(m):
-                cell = sites[((s >> 1) + k) % m]
-                for j in range(6):
-                    rot = (o + j) % 6
-                    if fits(i, rot, cell):
-                        return rot, cell
-            return None
-
-        first = order[0]
-        start = self.start_cells[(g[3 * first + SHAPE] >> 1) % len(self.start_cells)]
-        put(first, g[3 * first + ORIENT] % 6, start, 0)
-        hand = order[1:]
-        next_seg = 1
-        while hand:
-            chosen = None
-            for i in hand:
-                got = at_ends(i, g[3 * i + ORIENT], g[3 * i + SHAPE] & 1)
-                if got is not None:
-                    chosen = (i, got)
-                    break
-            if chosen is None:
-                for i in hand:
-                    got = anywhere(i, g[3 * i + ORIENT], g[3 * i + SHAPE])
-                    if got is not None:
-                        chosen = (i, (got[0], got[1], next_seg))
-                        next_seg += 1
-                        break
-            if chosen is None:
-                break
-            i, (rot, cell, seg) = chosen
-            put(i, rot, cell, seg)
-            hand.remove(i)
-        return Grown(board, hand)
+        return Growth(self, colours[0] if colours else -1).run(g)
 
     # ------------------------------------------------------------------ scoring
     def score(self, genome, mode: str = "sum") -> Score:
@@ -330,6 +217,144 @@ class Grower:
     def solution(self, grown: Grown) -> dict[Hex, tuple[int, int]]:
         """The cluster as a Solution: cell -> (tile number, rot)."""
         return {cell: (self.inst.tiles[i], rot) for cell, (i, rot) in grown.board.items()}
+
+class Growth:
+    """One development of a genome by the focal-colour rule (see the module's docstring).
+
+    The state is the board so far, the open ends of the focal-colour line (cell, edge,
+    segment) and how many focal-colour tiles are still in hand; each step of the rule is a
+    method that can be tried on its own: `fits` (the golden rule at a cell), `put` (place a
+    tile and join or open line ends), `at_ends` (a placement continuing an open end) and
+    `anywhere` (the first site next to the cluster where a tile fits)."""
+
+    def __init__(self, grower: Grower, focal: int) -> None:
+        self.edge = grower.edge
+        self.allowed = grower.allowed
+        self.start_cells = grower.start_cells
+        self.focal = focal
+        self.board: dict[Hex, tuple[int, int]] = {}
+        self.ends: list[tuple[Hex, int, int]] = []  # open focal-line ends: (cell, edge, segment)
+        self.focal_left = sum(1 for rots in self.edge if focal in rots[0])
+        self.closing_ok = grower.kinds[:1] == ["loop"]
+
+    def run(self, g: list[int]) -> Grown:
+        """Place the first tile in priority order, then one tile at a time: the first in
+        priority order that continues an open end, else the first that fits anywhere."""
+        order = sorted(range(len(self.edge)), key=lambda i: (-g[3 * i], i))
+        first = order[0]
+        start = self.start_cells[(g[3 * first + SHAPE] >> 1) % len(self.start_cells)]
+        self.put(first, g[3 * first + ORIENT] % 6, start, 0)
+        hand = order[1:]
+        next_seg = 1
+        while hand:
+            chosen = None
+            for i in hand:
+                got = self.at_ends(i, g[3 * i + ORIENT], g[3 * i + SHAPE] & 1)
+                if got is not None:
+                    chosen = (i, got)
+                    break
+            if chosen is None:
+                for i in hand:
+                    got = self.anywhere(i, g[3 * i + ORIENT], g[3 * i + SHAPE])
+                    if got is not None:
+                        chosen = (i, (got[0], got[1], next_seg))
+                        next_seg += 1
+                        break
+            if chosen is None:
+                break
+            i, (rot, cell, seg) = chosen
+            self.put(i, rot, cell, seg)
+            hand.remove(i)
+        return Grown(self.board, hand)
+
+    def fits(self, i: int, rot: int, cell: Hex) -> bool:
+        """Tile i turned `rot` may lie at `cell`: on the board, touching edges of one colour."""
+        if self.allowed is not None and cell not in self.allowed:
+            return False
+        mine = self.edge[i][rot]
+        q, r = cell
+        for d in range(6):
+            other = self.board.get((q + DIRS[d][0], r + DIRS[d][1]))
+            if other is not None and self.edge[other[0]][other[1]][OPP[d]] != mine[d]:
+                return False
+        return True
+
+    def put(self, i: int, rot: int, cell: Hex, seg: int) -> None:
+        """Place tile i; its focal arc joins the open ends it meets (their segments merge
+        into `seg`) and opens the ends that face empty cells."""
+        self.board[cell] = (i, rot)
+        mine = self.edge[i][rot]
+        if self.focal not in mine:
+            return
+        self.focal_left -= 1
+        ends = self.ends
+        q, r = cell
+        joined, fresh = [], []
+        for d in range(6):
+            if mine[d] == self.focal:
+                nb = (q + DIRS[d][0], r + DIRS[d][1])
+                if nb in self.board:  # golden rule: the neighbour's end there is open
+                    joined.append(next(k for k, e in enumerate(ends)
+                                       if e[0] == nb and e[1] == OPP[d]))
+                else:
+                    fresh.append((cell, d, seg))
+        merged = {ends[k][2] for k in joined}
+        for j, e in enumerate(ends):
+            if e[2] in merged:
+                ends[j] = (e[0], e[1], seg)
+        if len(joined) == 1 and fresh:
+            ends[joined[0]] = fresh[0]  # the line grew: its end keeps its place
+            return
+        for k in sorted(joined, reverse=True):
+            ends.pop(k)
+        ends.extend(fresh)
+
+    def at_ends(self, i: int, o: int, s: int) -> tuple[int, Hex, int] | None:
+        """A placement (rot, cell, segment) of tile i continuing an open focal end, trying
+        the ends from the s-th and the arc's end picked by bit 0 of o first; None if none."""
+        mine = self.edge[i][0]
+        arc = [d for d in range(6) if mine[d] == self.focal]
+        ends = self.ends
+        if not arc or not ends:
+            return None
+        m = len(ends)
+        for k in range(m):
+            cell, d, seg = ends[(s + k) % m]
+            target = (cell[0] + DIRS[d][0], cell[1] + DIRS[d][1])
+            if target in self.board:
+                continue
+            entry = OPP[d]
+            for a in (arc[o & 1], arc[1 - (o & 1)]):
+                rot = (entry - a) % 6
+                if not self.fits(i, rot, target):
+                    continue
+                exit_edge = (arc[0] + arc[1] - a + rot) % 6
+                beyond = (target[0] + DIRS[exit_edge][0], target[1] + DIRS[exit_edge][1])
+                closes = beyond in self.board and any(e[0] == beyond and e[2] == seg
+                                                      for e in ends)
+                if closes and not (self.closing_ok and self.focal_left == 1):
+                    continue  # a loop closes only with the last focal tile
+                return rot, target, seg
+        return None
+
+    def anywhere(self, i: int, o: int, s: int) -> tuple[int, Hex] | None:
+        """The first site next to the cluster (from the shape gene s) where tile i fits, in
+        the first rotation from o that fits."""
+        board = self.board
+        sites = sorted({
+            (c[0] + dq, c[1] + dr) for c in board for dq, dr in DIRS
+        } - board.keys(), key=lambda c: (c[1], c[0]))
+        if self.allowed is not None:
+            sites = [c for c in sites if c in self.allowed]
+        m = len(sites)
+        for k in range(m):
+            cell = sites[((s >> 1) + k) % m]
+            for j in range(6):
+                rot = (o + j) % 6
+                if self.fits(i, rot, cell):
+                    return rot, cell
+        return None
+
 
 
 def max_adjacencies(n: int) -> int:
