@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilesolve import reproduce
+from tilesolve import bench, reproduce
 from tilesolve.backends import ga as engine
 from tilesolve.core.errors import InputError
 
@@ -92,7 +92,7 @@ def test_plots_are_written(tmp_path):
     reproduce.plot_success_vs_budget(rows, tmp_path / "s.png", "success")
     assert (tmp_path / "c.png").stat().st_size > 1000
     assert (tmp_path / "s.png").stat().st_size > 1000
-    grid, best, mean = reproduce.mean_curve(rows)
+    grid, best, mean = bench.mean_curve(rows)
     assert grid[-1] == 4 and best[-1] == 71 and mean[0] == pytest.approx(67)
 
 

@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -338,6 +338,32 @@ def write_json(rows: list[dict], summary: list[dict], path: str | Path,
                                      indent=1) + "\n")
 
 
+def mean_curve(rows: Sequence[dict], points: int = 100):
+    """(generations, mean of best, mean of mean) over the runs' curves on a common grid; a run
+    that ended early (target reached) holds its last values."""
+    import numpy as np
+
+    curves = [np.asarray(r["curve"], float) for r in rows if r.get("curve")]
+    if not curves:
+        return None
+    last = max(c[-1, 0] for c in curves)
+    grid = np.linspace(0.0, max(1.0, last), points)
+    best = np.mean([np.interp(grid, c[:, 0], c[:, 2]) for c in curves], axis=0)
+    mean = np.mean([np.interp(grid, c[:, 0], c[:, 3]) for c in curves], axis=0)
+    return grid, best, mean
+
+
+def draw_curves(ax, groups: dict[str, list[dict]]) -> None:
+    """Each group's mean best (solid) and mean population fitness (dashed) per generation."""
+    for label, rs in groups.items():
+        curve = mean_curve(rs)
+        if curve is None:
+            continue
+        grid, best, mean = curve
+        (line,) = ax.plot(grid, best, label=f"{label} best ({len(rs)} runs)")
+        ax.plot(grid, mean, linestyle="--", color=line.get_color(), alpha=0.7)
+
+
 def plot(rows: list[dict], summary: list[dict], path: str | Path,
          time_limit: float | None = None) -> None:
     """Left: median time over all runs (a timeout counted at the limit, drawn hollow when
@@ -349,7 +375,20 @@ def plot(rows: list[dict], summary: list[dict], path: str | Path,
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
+    # GA runs carry their fitness per generation: a third panel, as the GA papers plot it
+    curves = {f"{Path(s['instance']).stem} {s['backend']}":
+              [{"curve": r["stats"].get("curve")} for r in rows
+               if (r["instance"], r["backend"]) == (s["instance"], s["backend"])
+               and (r.get("stats") or {}).get("curve")]
+              for s in summary}
+    curves = {k: v for k, v in curves.items() if v}
+    fig, axes = plt.subplots(1, 3 if curves else 2, figsize=(16.5 if curves else 11, 4.2))
+    ax1, ax2 = axes[0], axes[1]
+    if curves:
+        draw_curves(axes[2], curves)
+        axes[2].set_xlabel("generation")
+        axes[2].set_ylabel("fitness (solid: best, dashed: mean)")
+        axes[2].set_title("GA fitness progression")
     backends = list(dict.fromkeys(s["backend"] for s in summary))
     styles = [(("-", "--", ":", "-.")[i % 4], "osD^v<>"[i % 7]) for i in range(28)]
     for i, b in enumerate(backends):
@@ -380,7 +419,7 @@ def plot(rows: list[dict], summary: list[dict], path: str | Path,
     ax2.set_ylabel("success rate")
     ax2.set_ylim(-0.02, 1.02)
     ax2.set_title("success against budget")
-    for ax in (ax1, ax2):
+    for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()

@@ -360,7 +360,8 @@ def bench(
     objective: Objective | None = typer.Option(None, "--objective"),
     out_csv: Path | None = typer.Option(None, "--out", "-o", help="one CSV row per run"),
     out_json: Path | None = typer.Option(None, "--json", help="runs and summary as JSON"),
-    plot: Path | None = typer.Option(None, "--plot", help="time vs size, success vs budget"),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="time vs size, success vs budget, GA fitness per generation"),
     scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address"),
 ) -> None:
     """GA versus exact: instances x backends x seeds -> a table, CSV, JSON and plots.

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .bench import Budget, run_one
+from .bench import Budget, draw_curves, run_one
 from .core.errors import InputError
 
 CSV_COLUMNS = (
@@ -338,33 +338,12 @@ def _groups(rows: Iterable[dict], by: Sequence[str]) -> dict[str, list[dict]]:
     return out
 
 
-def mean_curve(rows: Sequence[dict], points: int = 100):
-    """(generations, mean of best, mean of mean) over the runs' curves on a common grid; a run
-    that ended early (target reached) holds its last values."""
-    import numpy as np
-
-    curves = [np.asarray(r["curve"], float) for r in rows if r.get("curve")]
-    if not curves:
-        return None
-    last = max(c[-1, 0] for c in curves)
-    grid = np.linspace(0.0, max(1.0, last), points)
-    best = np.mean([np.interp(grid, c[:, 0], c[:, 2]) for c in curves], axis=0)
-    mean = np.mean([np.interp(grid, c[:, 0], c[:, 3]) for c in curves], axis=0)
-    return grid, best, mean
-
-
 def plot_curves(rows: Iterable[dict], path: str | Path, title: str,
                 by: Sequence[str] = ("row", "column"), target: float | None = None) -> None:
     """Best (solid) and mean (dashed) fitness per generation, averaged over each group's runs."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    for label, rs in _groups(rows, by).items():
-        curve = mean_curve(rs)
-        if curve is None:
-            continue
-        grid, best, mean = curve
-        (line,) = ax.plot(grid, best, label=f"{label} best ({len(rs)} runs)")
-        ax.plot(grid, mean, linestyle="--", color=line.get_color(), alpha=0.7)
+    draw_curves(ax, _groups(rows, by))
     if target is not None:
         ax.axhline(target, color="grey", linewidth=0.8, linestyle=":")
     label_axes(ax, title, "generation", "fitness (solid: best, dashed: population mean)")
