@@ -22,14 +22,20 @@ Solution = dict  # cell -> placed value; a partial assignment is the same type
 class Status(str, enum.Enum):
     """How a solve ended; compares equal to its value (`Status.SOLVED == "solved"`)."""
 
-    SOLVED = "solved"  # verified feasible; for optimisation: proven optimal
-    FEASIBLE = "feasible"  # optimisation: verified, not proven optimal
-    INFEASIBLE = "infeasible"  # proven
-    TIMEOUT = "timeout"  # no (verified) solution within the limit
+    SOLVED = "solved"
+    """A verified solution; with an objective: proven optimal."""
+    FEASIBLE = "feasible"
+    """With an objective: a verified board, not proven optimal."""
+    INFEASIBLE = "infeasible"
+    """Proven to have no solution."""
+    TIMEOUT = "timeout"
+    """No verified solution within the time limit."""
     ERROR = "error"
+    """A backend failed, or its answer failed verification."""
 
     @property
     def exit_code(self) -> int:
+        """The command line's exit code for this status (0, 3, 4 or 1)."""
         return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1}[self.value]
 
 
