@@ -220,3 +220,12 @@ def test_render_and_generate_say_on_stderr_what_they_wrote(cli, tmp_path):
     r = cli("render", inst, sol, "-o", png)
     assert r.returncode == 0 and r.stdout == "" and r.stderr.strip() == f"wrote {png}"
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_infeasible_says_why_when_a_count_shows_it(cli, tmp_path):
+    path = tmp_path / "apart.txt"
+    path.write_text("hidato hex 3\n1 . 2\n. . . .\n. . . . .\n. . . .\n. . .\n")
+    r = cli("solve", path)
+    assert r.returncode == 3 and r.stdout.splitlines()[1] == (
+        "why: givens 1 and 2 lie 2 moves apart, but a path gets only 1 moves between them "
+        "(a count made before any solver ran)")

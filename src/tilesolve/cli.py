@@ -216,6 +216,10 @@ def _print_result(result) -> None:
     )
     out.print(f"[{colour}]{result.status.value}[/{colour}]", end="")
     out.print(result.headline()[len(result.status.value):], highlight=False, markup=False)
+    if result.stats.get("reason"):  # a proof of infeasibility anyone can check
+        before = " (a count made before any solver ran)" if result.stats.get("proved_by") \
+            == "precheck" else ""
+        out.print(f"why: {result.stats['reason']}{before}", highlight=False, markup=False)
     if result.stats.get("winner"):
         out.print(f"winner: {result.stats['winner']}")
     where = result.stats.get("best_from")
