@@ -6,7 +6,7 @@ solution is checked by the puzzle's own verifier before it is returned.
 
     import tilesolve
     result = tilesolve.load("instances/e2_6x6.txt").solve(backend="cpsat", time_limit=60)
-    print(result.summary(), result.objective, result.solution[(0, 0)])
+    print(result.summary(), result.solution[(0, 0)])  # the piece at the top left
 
 `load` reads a puzzle file and `parse` its text; `edgematch`, `tantrix`, `hidato` and
 `magichex` build one from Python data. `Puzzle.solve` returns a `Result`: its status, the
