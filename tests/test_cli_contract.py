@@ -142,3 +142,90 @@ def test_shell_completion_script_is_offered():
                           timeout=60)
     assert proc.returncode == 0
     assert "COMPREPLY" in proc.stdout and "_TILESOLVE_COMPLETE=complete_bash" in proc.stdout
+
+
+# --- results that explain themselves --------------------------------------------------------
+HIDATO = str(INSTANCES / "hidato_19_01.txt")
+
+
+@pytest.mark.parametrize(("instance", "objective", "counts", "best"), [
+    (E2_4, "matches", "matched joins", 24),  # 2 x 4 x 3 inner joins, all matched (planted)
+    (str(INSTANCES / "tantrix_discovery_05.txt"), "longest",
+     "tiles on each goal's longest loop or line", 5),  # the red loop through all 5 tiles
+])
+def test_objective_is_score_over_max_with_what_it_counts(cli, instance, objective, counts, best):
+    args = ["solve", instance, "--objective", objective, "--backend", "cpsat", "--threads", "1"]
+    r = cli(*args)
+    assert r.returncode == 0, r.stderr
+    assert f"{counts} {best}/{best}" in r.stdout.splitlines()[0]
+    obj = _one_object(cli(*args, "--json").stdout)
+    assert (obj["objective"], obj["objective_max"], obj["objective_counts"]) == (best, best, counts)
+
+
+def test_json_has_objective_max_also_without_an_objective(cli):
+    obj = _one_object(cli("solve", E2_4, "--json", "--threads", "1").stdout)
+    assert obj["status"] == "solved" and obj["objective_max"] is None
+    assert {"objective", "objective_counts", "stats", "solution"} <= set(obj)
+
+
+@pytest.mark.parametrize(("instance", "budget"), [
+    (str(INSTANCES / "e2_16x16.txt"), ["--generations", "2", "--population", "20"]),
+    (str(INSTANCES / "magichex_5_15.txt"), ["--generations", "3"]),
+    (str(INSTANCES / "hidato_37_01.txt"), ["--generations", "2", "--population", "10"]),
+    (str(INSTANCES / "tantrix_discovery_10.txt"), ["--generations", "1", "--population", "10"]),
+])
+def test_ga_best_board_is_described_by_the_checkers_count(cli, tmp_path, instance, budget):
+    """Whatever a family's GA fitness means, the text output gives the checker's count of the
+    rules its best board breaks, never the fitness."""
+    best = tmp_path / "best.txt"
+    r = cli("solve", instance, "--backend", "ga", *budget, "-o", best, "--write-best")
+    assert r.returncode == 4, r.stderr
+    head = r.stdout.splitlines()[0]
+    assert "objective" not in r.stdout and "fitness" not in head
+    broken = int(head.split("best board breaks ")[1].split(" rule(s)")[0])
+    check = json.loads(cli("verify", instance, best, "--json").stdout)
+    assert broken == len(check["violations"]) > 0
+
+
+@pytest.mark.parametrize(("instance", "columns", "legend", "rows"), [
+    (E2_4, "19", "legend: piece/rot: piece number (file order, from 1) / clockwise quarter turns",
+     4),  # 19 columns: the board's exact width still fits
+    (HIDATO, "200", "legend: numbers 1..19 run along a path, each touching the next; # a hole",
+     5),
+])
+def test_text_output_explains_the_board_notation(cli, instance, columns, legend, rows):
+    r = cli("solve", instance, "--threads", "1", env={"COLUMNS": columns})
+    assert r.returncode == 0 and r.stdout.splitlines()[1] == legend
+    assert len(r.stdout.splitlines()) == 2 + rows  # headline, legend, the board
+
+
+def test_board_wider_than_the_terminal_is_summarised(cli):
+    narrow = cli("solve", E2_4, "--threads", "1", env={"COLUMNS": "12"})
+    assert narrow.returncode == 0
+    lines = narrow.stdout.splitlines()
+    assert len(lines) == 2 and "/" not in lines[1]  # no board row, no legend
+    assert lines[1] == ("board: 4 rows up to 19 columns wide, more than the terminal's 12; "
+                        "--render FILE.svg draws it, -o FILE writes it")
+
+
+def test_render_and_generate_say_on_stderr_what_they_wrote(cli, tmp_path):
+    svg = tmp_path / "b.svg"
+    r = cli("solve", E2_4, "--threads", "1", "--render", svg)
+    assert r.returncode == 0 and f"wrote {svg}" in r.stderr and "wrote" not in r.stdout
+    assert svg.read_text().lstrip().startswith("<?xml")
+    inst, sol, png = tmp_path / "g.txt", tmp_path / "g.sol", tmp_path / "g.png"
+    r = cli("generate", "edgematch", "--size", "3", "-o", inst, "--solution", sol)
+    assert r.returncode == 0 and r.stdout == ""
+    assert r.stderr.splitlines() == [f"wrote {inst}", f"wrote {sol}"]
+    r = cli("render", inst, sol, "-o", png)
+    assert r.returncode == 0 and r.stdout == "" and r.stderr.strip() == f"wrote {png}"
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_infeasible_says_why_when_a_count_shows_it(cli, tmp_path):
+    path = tmp_path / "apart.txt"
+    path.write_text("hidato hex 3\n1 . 2\n. . . .\n. . . . .\n. . . .\n. . .\n")
+    r = cli("solve", path)
+    assert r.returncode == 3 and r.stdout.splitlines()[1] == (
+        "why: givens 1 and 2 lie 2 moves apart, but a path gets only 1 moves between them "
+        "(a count made before any solver ran)")

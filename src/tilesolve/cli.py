@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from enum import Enum
 from pathlib import Path
@@ -24,9 +23,6 @@ app = typer.Typer(
 )
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
-
-
-MAX_SEED = 2**31 - 1
 
 
 def _print_version(value: bool) -> None:
@@ -158,12 +154,6 @@ def solve(
     """
     from .core.solve import solve_file
 
-    if time_limit is not None and not 0 < time_limit < math.inf:
-        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit}")
-    if not 0 <= seed <= MAX_SEED:  # CP-SAT's random_seed is a 32-bit signed integer
-        raise InputError(f"--seed must be in 0..{MAX_SEED}, got {seed}")
-    if threads < 0:
-        raise InputError(f"--threads must be 0 (all cores) or positive, got {threads}")
     opts = SolveOptions(
         time_limit=time_limit,
         seed=seed,
@@ -175,6 +165,7 @@ def solve(
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
     )
+    opts.check()
     if solver is not None:
         opts.params["solver"] = solver
     if islands is None and scheduler is not None:
@@ -201,43 +192,34 @@ def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | Non
                    render: Path | None, write_best: bool) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
     of a run that found none (then the file says so). Files appear whole or not at all."""
-    from .core.textfile import write_atomic
+    from .core.outputs import draw, write_solution
 
     if result.solution is None or not (result.verified or write_best):
         return
     family, inst = load_instance(instance, fmt)
     sol = family.solution_from_json(inst, result.solution, "<result>")
-    is_solution = result.verified
     if out_file:
-        if out_file.suffix == ".json":
-            body = family.solution_json(inst, sol)
-            text = json.dumps(body if is_solution else
-                              {"status": result.status.value, "solution": body}) + "\n"
-        else:
-            text = family.format_solution(inst, sol)
-            if not is_solution:
-                text = (f"# not a solution: the best board of a {result.status.value} run "
-                        f"({result.stats.get('broken_rules', '?')} rule(s) broken)\n" + text)
-        write_atomic(out_file, lambda tmp: tmp.write_text(text))
-        err.print(f"wrote {out_file}", highlight=False)
+        _wrote(write_solution(family, inst, sol, out_file, result))
     if render:
-        write_atomic(render, lambda tmp: family.module("render").render(inst, sol, tmp))
-        err.print(f"wrote {render}", highlight=False)
+        _wrote(draw(family, inst, sol, render))
+
+
+def _wrote(*paths: Path | str) -> None:
+    """Say on stderr which files a command wrote (stdout stays the result's)."""
+    for path in paths:
+        err.print(f"wrote {path}", highlight=False, markup=False)
 
 
 def _print_result(result) -> None:
     colour = {"solved": "green", "feasible": "yellow", "infeasible": "red"}.get(
         result.status.value, "red"
     )
-    line = f"[{colour}]{result.status.value}[/{colour}]"
-    if result.verified:
-        line += " (verified)"
-    line += f" by {result.backend} in {result.seconds:.2f} s"
-    if result.objective is not None:
-        line += f", objective {result.objective:g}"
-    if result.count is not None:
-        line += f", {result.count} solution(s) up to symmetry ({result.count_raw} raw)"
-    out.print(line)
+    out.print(f"[{colour}]{result.status.value}[/{colour}]", end="")
+    out.print(result.headline()[len(result.status.value):], highlight=False, markup=False)
+    if result.stats.get("reason"):  # a proof of infeasibility anyone can check
+        before = " (a count made before any solver ran)" if result.stats.get("proved_by") \
+            == "precheck" else ""
+        out.print(f"why: {result.stats['reason']}{before}", highlight=False, markup=False)
     if result.stats.get("winner"):
         out.print(f"winner: {result.stats['winner']}")
     where = result.stats.get("best_from")
@@ -245,11 +227,24 @@ def _print_result(result) -> None:
         out.print(f"best from island {where['island']} ({where['method']}, found by "
                   f"{where['source']}) in epoch {where['epoch']}")
     if result.text:
-        out.print(result.text.rstrip("\n"), highlight=False, markup=False)
+        _print_board(result.text, result.legend)
     for v in result.violations or []:
         out.print(f"  {v['kind']}: {v['message']}", highlight=False, markup=False)
     if result.stats.get("error"):
         err.print(f"error: {result.stats['error']}", highlight=False, markup=False)
+
+
+def _print_board(text: str, legend: str | None) -> None:
+    """The board under a one-line legend; a board wider than the terminal is summarised."""
+    from .core.board_text import board_summary, terminal_columns
+
+    summary = board_summary(text, terminal_columns())
+    if summary is not None:
+        out.print(summary, highlight=False, markup=False)
+        return
+    if legend:
+        out.print(f"legend: {legend}", highlight=False, markup=False, style="dim")
+    out.print(text.rstrip("\n"), highlight=False, markup=False)
 
 
 @app.command()
@@ -305,10 +300,12 @@ def generate(
 ) -> None:
     """Generate an instance with a planted solution. Family options follow as --name value."""
     fam = get_family(family)
-    text = fam.module("generate").generate_text(seed=seed, **_extra_options(ctx.args))
+    options = _extra_options(ctx.args)
+    solution = options.get("solution")  # the planted solution's file, when asked for
+    text = fam.module("generate").generate_text(seed=seed, **options)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text)
-    out.print(f"wrote {output}")
+    _wrote(output, *([solution] if solution else []))
 
 
 @app.command()
@@ -335,14 +332,12 @@ def render_cmd(
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
     """Draw a board as SVG or PNG (mismatches marked)."""
-    if output.suffix.lower() not in (".svg", ".png"):
-        raise InputError(
-            f"cannot draw to {output.suffix or 'no extension'}; expected .svg or .png", output
-        )
+    from .core.outputs import check_drawing_path, draw
+
+    check_drawing_path(output)  # before reading the instance
     family, inst = load_instance(instance, fmt)
     sol = family.read_solution(inst, solution) if solution else None
-    family.module("render").render(inst, sol, output)
-    out.print(f"wrote {output}")
+    _wrote(draw(family, inst, sol, output))
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -450,8 +450,9 @@ class Portfolio:
         if self.opts.objective:
             res.stats["adapt"] = {"enabled": self.cfg.adapt, "review": self.cfg.review,
                                   "changes": self.adaptations}
-        if lane_stats.get("error"):
-            res.stats["error"] = lane_stats["error"]
+        for key in ("error", "broken_rules"):  # why it failed; how far its best board is
+            if lane_stats.get(key):
+                res.stats[key] = lane_stats[key]
         return res
 
 

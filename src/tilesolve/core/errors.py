@@ -10,8 +10,11 @@ class InputError(Exception):
 
     def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
         self.message = message
+        """What is wrong and what was expected."""
         self.path = str(path) if path is not None else None
+        """The file (or `<family>` for a puzzle built in memory), if one is to blame."""
         self.line = line
+        """The 1-based line of `path`, where one is to blame."""
         super().__init__(str(self))
 
     def __str__(self) -> str:

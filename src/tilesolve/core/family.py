@@ -33,6 +33,8 @@ class Family:
     name: str = ""
     objectives: tuple[str, ...] = ()  # the --objective names the family scores
     instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
+    # what each objective's score counts, as printed beside it ("matched joins 362/480")
+    objective_counts: dict[str, str] = {}
 
     @property
     def optimisation(self) -> bool:
@@ -97,6 +99,10 @@ class Family:
     def draw_text(self, instance, solution: Solution) -> str:
         """A terminal drawing of the board; default: the solution file text."""
         return self.format_solution(instance, solution)
+
+    def legend(self, instance) -> str:
+        """One line saying how to read `draw_text`'s board (what `piece/rot` means)."""
+        return ""
 
     # --- checking ------------------------------------------------------------------------
     def verify(self, instance, solution: Solution, objective: str | None = None) -> Report:
@@ -170,7 +176,11 @@ def get_family(name: str) -> Family:
 
 def load_instance(path: str | Path, fmt: str | None = None, family: str | None = None):
     """Read an instance file, choosing the family by its first line. Returns (family, instance)."""
-    text = read_text(path)
+    return load_text(read_text(path), path, fmt, family)
+
+
+def load_text(text: str, path: str | Path, fmt: str | None = None, family: str | None = None):
+    """Read an instance from its text; `path` names it in errors. Returns (family, instance)."""
     recs = records(path, text)
     if not recs:
         raise InputError("empty file; expected a header naming the puzzle family", path)

@@ -8,10 +8,15 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Violation:
-    kind: str  # a stable machine-readable key, e.g. "mismatch", "missing-piece"
-    message: str  # human-readable, names the place
+    """One broken rule of a puzzle, found by its checker."""
+
+    kind: str
+    """A stable machine-readable key, e.g. `mismatch`, `missing-piece`."""
+    message: str
+    """For people: what is wrong and where."""
 
     def to_json(self) -> dict:
+        """`{"kind": ..., "message": ...}`."""
         return {"kind": self.kind, "message": self.message}
 
 
@@ -20,20 +25,27 @@ class Report:
     """What a checker found. `score`/`max_score` are set for families with an optimisation mode."""
 
     violations: list[Violation] = field(default_factory=list)
+    """Every broken rule, not just the first."""
     score: int | None = None
+    """With an objective: the board's score (e.g. matched joins)."""
     max_score: int | None = None
+    """With an objective: the best score possible on this puzzle."""
 
     def add(self, kind: str, message: str) -> None:
+        """Record a broken rule."""
         self.violations.append(Violation(kind, message))
 
     @property
     def ok(self) -> bool:
+        """No rule is broken."""
         return not self.violations
 
     def kinds(self) -> Counter:
+        """How many violations of each kind."""
         return Counter(v.kind for v in self.violations)
 
     def to_json(self) -> dict:
+        """The object `tilesolve verify --json` prints (without the instance's name)."""
         out: dict = {"valid": self.ok, "violations": [v.to_json() for v in self.violations]}
         if self.score is not None:
             out["score"] = self.score
@@ -41,6 +53,7 @@ class Report:
         return out
 
     def summary(self) -> str:
+        """One line: valid or the violations by kind, and the score with its maximum."""
         if self.ok:
             text = "valid"
         else:

@@ -8,24 +8,34 @@ portfolio and every exact model speak this language.
 from __future__ import annotations
 
 import enum
+import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 Cell = Hashable
+MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit signed integer
 Solution = dict  # cell -> placed value; a partial assignment is the same type
 
 
 class Status(str, enum.Enum):
-    SOLVED = "solved"  # verified feasible; for optimisation: proven optimal
-    FEASIBLE = "feasible"  # optimisation: verified, not proven optimal
-    INFEASIBLE = "infeasible"  # proven
-    TIMEOUT = "timeout"  # no (verified) solution within the limit
+    """How a solve ended; compares equal to its value (`Status.SOLVED == "solved"`)."""
+
+    SOLVED = "solved"
+    """A verified solution; with an objective: proven optimal."""
+    FEASIBLE = "feasible"
+    """With an objective: a verified board, not proven optimal."""
+    INFEASIBLE = "infeasible"
+    """Proven to have no solution."""
+    TIMEOUT = "timeout"
+    """No verified solution within the time limit."""
     ERROR = "error"
+    """A backend failed, or its answer failed verification."""
 
     @property
     def exit_code(self) -> int:
+        """The command line's exit code for this status (0, 3, 4 or 1)."""
         return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1}[self.value]
 
 
@@ -65,6 +75,18 @@ class SolveOptions:
     # None (options made by hand, or copied with dataclasses.replace): it starts whenever
     # remaining() or deadline() is asked, so options can be reused for several solves
     started: float | None = field(default=None, init=False, repr=False, compare=False)
+
+    def check(self) -> None:
+        """Refuse, in one line, a time limit, seed or thread count no backend can take."""
+        from .errors import InputError
+
+        if self.time_limit is not None and not 0 < self.time_limit < math.inf:
+            raise InputError(
+                f"--time-limit must be a positive number of seconds, got {self.time_limit}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise InputError(f"--seed must be in 0..{MAX_SEED}, got {self.seed}")
+        if self.threads < 0:
+            raise InputError(f"--threads must be 0 (all cores) or positive, got {self.threads}")
 
     def start_clock(self) -> None:
         self.started = time.monotonic()
@@ -127,6 +149,10 @@ class SolveResult:
     verified: bool
     seconds: float
     objective: float | None = None
+    # with --objective: the checker's best possible score and what the score counts; None when
+    # `objective` is a backend's own number (a GA's fitness without --objective)
+    objective_max: float | None = None
+    objective_counts: str | None = None
     seed: int = 0
     solution: dict | None = None
     stats: dict[str, Any] = field(default_factory=dict)
@@ -134,6 +160,33 @@ class SolveResult:
     count_raw: int | None = None
     violations: list[dict] | None = None
     text: str | None = None  # text drawing of the board, not part of JSON
+    legend: str | None = None  # one line saying how to read `text`, not part of JSON
+
+    def objective_text(self) -> str | None:
+        """The checker's score with what it counts and its maximum (`matched joins 362/480`).
+
+        Only a score the family's checker gave is shown this way; a backend's own number (a
+        GA's fitness without --objective, which means something else in every family) is not:
+        a best board that is no solution is described by `rules_text` instead."""
+        if self.objective is None or self.objective_max is None:
+            return None
+        return f"{self.objective_counts or 'score'} {self.objective:g}/{self.objective_max:g}"
+
+    def rules_text(self) -> str | None:
+        """How far a best board that is no solution is from one: the checker's count."""
+        broken = self.stats.get("broken_rules")
+        return None if broken is None else f"best board breaks {broken} rule(s)"
+
+    def headline(self) -> str:
+        """One line: status, verification, backend, time, score or broken rules, count."""
+        line = self.status.value + (" (verified)" if self.verified else "")
+        line += f" by {self.backend} in {self.seconds:.2f} s"
+        for part in (self.objective_text(), self.rules_text()):
+            if part:
+                line += f", {part}"
+        if self.count is not None:
+            line += f", {self.count} solution(s) up to symmetry ({self.count_raw} raw)"
+        return line
 
     def to_json(self) -> dict:
         out = {
@@ -144,6 +197,8 @@ class SolveResult:
             "verified": self.verified,
             "seconds": round(self.seconds, 4),
             "objective": self.objective,
+            "objective_max": self.objective_max,
+            "objective_counts": self.objective_counts,
             "seed": self.seed,
             "solution": self.solution,
             "stats": self.stats,

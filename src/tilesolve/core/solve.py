@@ -94,6 +94,7 @@ def finish(
             first = outcome.solutions[0]
             res.solution = family.solution_json(instance, first)
             res.text = family.draw_text(instance, first)
+            res.legend = family.legend(instance)
         return res
 
     sol = outcome.solution
@@ -105,8 +106,11 @@ def finish(
     report = family.verify(instance, sol, opts.objective)
     res.solution = family.solution_json(instance, sol)
     res.text = family.draw_text(instance, sol)
+    res.legend = family.legend(instance)
     if opts.objective and report.score is not None:
         res.objective = report.score  # the checker's score, not the solver's claim
+        res.objective_max = report.max_score
+        res.objective_counts = family.objective_counts.get(opts.objective)
     if status in (Status.SOLVED, Status.FEASIBLE):
         if report.ok:
             res.verified = True
@@ -138,30 +142,43 @@ def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOption
 def solve_file(
     path: str | Path, backend: str | None, opts: SolveOptions, fmt: str | None = None
 ) -> SolveResult:
+    """Read an instance file and solve it (`solve_instance`); the time limit covers reading."""
     opts = replace(opts)  # a private copy whose clock starts now: reading counts
     opts.start_clock()
     family, instance = load_instance(path, fmt)
-    if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
-        backend = "portfolio" if opts.objective and family.objective_backends(instance) \
-            else "cpsat"
+    return solve_instance(family, instance, str(path), backend, opts, fmt)
+
+
+def default_backend(family: Family, instance, opts: SolveOptions) -> str:
+    """No backend named: the family's own optimisers race for an objective, else CP-SAT."""
+    return "portfolio" if opts.objective and family.objective_backends(instance) else "cpsat"
+
+
+def solve_instance(family: Family, instance, path: str, backend: str | None, opts: SolveOptions,
+                   fmt: str | None = None) -> SolveResult:
+    """Solve a loaded instance; every solution goes through `finish`, the checker's gate.
+
+    `path` names the instance in the result; the portfolio's lanes read the instance from it.
+    `opts` is used as given: its clock, if started, keeps running."""
+    if backend is None:
+        backend = default_backend(family, instance, opts)
     family.check_objective(opts.objective)
     instance = family.prepare(instance, opts.params)
     t0 = time.perf_counter()
     reason = family.precheck(instance, opts.objective)
     if reason is not None:
-        return proven_infeasible(family, str(path), backend, opts, reason,
-                                 time.perf_counter() - t0)
+        return proven_infeasible(family, path, backend, opts, reason, time.perf_counter() - t0)
     if backend == "portfolio":
         from ..portfolio import solve_portfolio
 
-        return solve_portfolio(family, instance, str(path), opts, fmt)
+        return solve_portfolio(family, instance, path, opts, fmt)
     progress = _watch(family, instance, backend, opts) if opts.objective else None
     try:
         outcome = run_backend(family, instance, backend, opts)
     finally:
         if progress is not None:
             progress.close()
-    return finish(family, instance, str(path), backend, outcome, opts, time.perf_counter() - t0)
+    return finish(family, instance, path, backend, outcome, opts, time.perf_counter() - t0)
 
 
 def _watch(family: Family, instance, backend: str, opts: SolveOptions):

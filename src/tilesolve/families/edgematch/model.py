@@ -461,6 +461,11 @@ class EdgeMatchFamily(Family):
     name = "edgematch"
     objectives = ("matches",)
     instance_params = ("clues",)
+    objective_counts = {"matches": "matched joins"}
+
+    def legend(self, instance) -> str:
+        return "piece/rot: piece number (file order, from 1) / clockwise quarter turns"
+
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
         6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so

@@ -376,6 +376,9 @@ def verify(inst: HidatoInstance, sol: Solution, objective: str | None = None) ->
 class HidatoFamily(Family):
     name = "hidato"
 
+    def legend(self, instance) -> str:
+        return f"numbers 1..{instance.n} run along a path, each touching the next; # a hole"
+
     def read_instance(self, path, fmt=None, text=None) -> HidatoInstance:
         return read_instance(path, fmt, text)
 

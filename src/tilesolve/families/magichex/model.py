@@ -256,6 +256,10 @@ def canonical(inst: MagicHexInstance, sol: Solution) -> tuple:
 class MagicHexFamily(Family):
     name = "magichex"
 
+    def legend(self, instance) -> str:
+        return (f"numbers {instance.first}..{instance.last}; every straight line of cells sums "
+                f"to {instance.magic}")
+
     def read_instance(self, path, fmt=None, text=None) -> MagicHexInstance:
         if fmt not in (None, "native"):
             raise InputError(f"unknown magichex format {fmt!r}; expected native", path)

@@ -479,6 +479,10 @@ def canonical(inst: TantrixInstance, sol: Solution) -> Hashable:
 class TantrixFamily(Family):
     name = "tantrix"
     objectives = OBJECTIVES
+    objective_counts = {LONGEST: "tiles on each goal's longest loop or line"}
+
+    def legend(self, instance) -> str:
+        return "tile/rot: tile number (1-56, as on its back) / clockwise sixth turns"
 
     def objective_backends(self, instance) -> tuple[str, ...]:
         """--objective longest without -b: the backends that score (MILP and SAT refuse)."""

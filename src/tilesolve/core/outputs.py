@@ -1,0 +1,61 @@
+"""Files made from a result: solution files and drawings, each written whole or not at all.
+
+The command line (`-o`, `--render`, `render`) and the Python API write through these, so a
+best board that is not a solution is marked as such the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .errors import InputError
+from .family import Family
+from .result import Solution, SolveResult
+from .textfile import write_atomic
+
+DRAWING_SUFFIXES = (".svg", ".png")
+
+
+def solution_text(family: Family, instance, solution: Solution, path: Path,
+                  result: SolveResult | None = None) -> str:
+    """The solution file's text: JSON for `.json`, else the family's own format. With the
+    `result` of a run that verified no solution, the text says it is the best board only."""
+    not_solution = result is not None and not result.verified
+    if path.suffix == ".json":
+        body = family.solution_json(instance, solution)
+        return json.dumps({"status": result.status.value, "solution": body} if not_solution
+                          else body) + "\n"
+    text = family.format_solution(instance, solution)
+    if not_solution:
+        broken = result.stats.get("broken_rules", "?")
+        text = (f"# not a solution: the best board of a {result.status.value} run "
+                f"({broken} rule(s) broken)\n" + text)
+    return text
+
+
+def write_solution(family: Family, instance, solution: Solution, path: str | Path,
+                   result: SolveResult | None = None) -> Path:
+    """Write a solution file (see `solution_text`); returns its path."""
+    path = Path(path)
+    text = solution_text(family, instance, solution, path, result)
+    write_atomic(path, lambda tmp: tmp.write_text(text))
+    return path
+
+
+def check_drawing_path(path: str | Path) -> Path:
+    """A drawing's file name must say SVG or PNG."""
+    path = Path(path)
+    if path.suffix.lower() not in DRAWING_SUFFIXES:
+        raise InputError(
+            f"cannot draw to {path.suffix or 'no extension'}; expected .svg or .png", path
+        )
+    return path
+
+
+def draw(family: Family, instance, solution: Solution | None, path: str | Path) -> Path:
+    """Draw the board (or, without a solution, the pieces) as SVG or PNG; returns the path."""
+    path = check_drawing_path(path)
+    renderer = family.module("render")
+    write_atomic(path, lambda tmp: renderer.render(instance, solution, tmp))
+    return path
