@@ -88,6 +88,8 @@ class ExportKind(str, Enum):
     cnf = "cnf"
     lp = "lp"
     mps = "mps"
+    cpsat = "cpsat"
+    mzn = "mzn"
 
 
 def _extra_options(args: list[str]) -> dict[str, str]:
@@ -255,8 +257,10 @@ def _print_result(result) -> None:
 @app.command()
 def verify(
     instance: Path = typer.Argument(..., help="instance file"),
-    solution: str = typer.Argument(..., help="solution file, JSON result, DIMACS model or URL"),
-    map_file: Path | None = typer.Option(None, "--map", help="variable map of an exported CNF"),
+    solution: str = typer.Argument(
+        ..., help="solution file, JSON result, an exported model's answer (with --map) or URL"),
+    map_file: Path | None = typer.Option(
+        None, "--map", help="the .map.json of an export: SOLUTION is then that model's answer"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format"),
     as_json: bool = typer.Option(False, "--json"),
@@ -265,7 +269,9 @@ def verify(
     family, inst = load_instance(instance, fmt)
     family.check_objective(objective.value if objective else None)
     if map_file is not None:
-        sol = family.module("export").read_dimacs(inst, Path(solution), map_file)
+        from .backends.answers import read_answer
+
+        sol = read_answer(family, inst, solution, map_file)
     else:
         sol = family.read_solution(inst, solution)
     report = family.verify(inst, sol, objective.value if objective else None)
@@ -311,20 +317,31 @@ def generate(
     out.print(f"wrote {output}")
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def export(
-    instance: Path = typer.Argument(...),
-    to: ExportKind = typer.Option(..., "--to"),
-    output: Path = typer.Option(..., "-o", "--output"),
+    ctx: typer.Context,
+    instance: Path = typer.Argument(..., help="instance file or URL"),
+    to: ExportKind = typer.Option(
+        ..., "--to",
+        help="cnf: DIMACS (WCNF with --objective); lp, mps: the MILP; cpsat: CpModelProto "
+        "(text for .txt/.pbtxt, else binary); mzn: MiniZinc model FILE.mzn + data FILE.dzn"),
+    output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Write the model as DIMACS CNF, LP or MPS, with a JSON variable map beside it."""
+    """Write the model another solver can run, with FILE.map.json naming its variables.
+
+    Every family exports its SAT, MILP and CP-SAT models. Extra `--name value` options shape
+    the model as they do for solve (--model bool, --radius 3). Check another solver's
+    answer with `tilesolve verify INSTANCE ANSWER --map FILE.map.json`. Models the solver
+    completes with lazy cuts (Tantrix subloops) are written without them, and say so.
+    """
+    from .backends.export import export as write_model
+
     family, inst = load_instance(instance, fmt)
-    info = family.module("export").export(
-        inst, to.value, output, objective.value if objective else None
-    )
-    out.print(f"wrote {output} and {output}.map.json" + (f" ({info})" if info else ""))
+    params = _extra_options(ctx.args)
+    out.print(write_model(family, inst, to.value, output, objective.value if objective else None,
+                          params), highlight=False)
 
 
 @app.command("render")
