@@ -346,20 +346,32 @@ def export(
 
 @app.command("render")
 def render_cmd(
-    instance: Path = typer.Argument(...),
-    solution: str | None = typer.Argument(None, help="solution file (omit to draw the pieces)"),
-    output: Path = typer.Option(..., "-o", "--output", help=".svg or .png"),
+    instance: Path = typer.Argument(..., help="instance file or URL"),
+    solution: str | None = typer.Argument(
+        None, help="solution file or URL (omit to draw the pieces)"),
+    output: Path | None = typer.Option(None, "-o", "--output", help=".svg or .png"),
+    url: bool = typer.Option(
+        False, "--url", help="print the board's e2.bucas.name viewer URL (edge matching)"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Draw a board as SVG or PNG (mismatches marked)."""
-    if output.suffix.lower() not in (".svg", ".png"):
+    """Draw a board as SVG or PNG (mismatches marked), or give its viewer URL (--url)."""
+    if output is None and not url:
+        raise InputError("render needs -o FILE.svg|FILE.png or --url")
+    if output is not None and output.suffix.lower() not in (".svg", ".png"):
         raise InputError(
             f"cannot draw to {output.suffix or 'no extension'}; expected .svg or .png", output
         )
     family, inst = load_instance(instance, fmt)
     sol = family.read_solution(inst, solution) if solution else None
-    family.module("render").render(inst, sol, output)
-    out.print(f"wrote {output}")
+    drawing = family.module("render")
+    if url and not hasattr(drawing, "viewer_url"):
+        raise InputError(f"--url: e2.bucas.name shows edge-matching boards; the {family.name} "
+                         "family has no viewer")
+    if output is not None:
+        drawing.render(inst, sol, output)
+        (err if url else out).print(f"wrote {output}", highlight=False)
+    if url:
+        print(drawing.viewer_url(inst, sol))
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
