@@ -223,3 +223,14 @@ def test_maximising_mps_reaches_full_score(tmp_path):
     res = verify_map(path, tmp_path / "o.sol", tmp_path / "o.mps.map.json", "--objective",
                      "matches", "--json")
     assert json.loads(res.stdout)["score"] == 24
+
+
+def test_an_answer_with_subloops_is_rejected(tmp_path):
+    """The MILP written without its lazy cuts lets HiGHS 1.14 (deterministic here, measured
+    twice) close two red loops on challenge 15: verify says so instead of accepting it."""
+    path = INSTANCES / "tantrix_challenge_15.txt"
+    exported(path, tmp_path / "c15.mps", "mps")
+    assert highs(tmp_path / "c15.mps", tmp_path / "c15.sol") == "Optimal"
+    res = run_cli("verify", path, tmp_path / "c15.sol", "--map", tmp_path / "c15.mps.map.json")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "goal: red forms 2 separate lines (2 closed, 0 open)" in res.stdout

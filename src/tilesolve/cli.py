@@ -317,25 +317,34 @@ def generate(
     out.print(f"wrote {output}")
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+EXPORT_HELP = (
+    "Write a puzzle's model for another solver, with FILE.map.json naming every variable."
+    "\n\nEvery family exports its SAT, MILP and CP-SAT models: cnf (DIMACS; a MaxSAT WCNF "
+    "with --objective), lp and mps (the MILP), cpsat (a CpModelProto: text for .txt, .pbtxt "
+    "or .textproto, else binary), mzn (the MILP as a MiniZinc model FILE.mzn with its data "
+    "FILE.dzn, for any MiniZinc solver). Extra --name value options shape the model as they "
+    "do for solve (--model bool, --radius 3)."
+    "\n\nCheck another solver's answer with: tilesolve verify INSTANCE ANSWER --map "
+    "FILE.map.json (SAT solver output, a CBC or HiGHS solution file, a CpSolverResponse from "
+    "scripts/cpsat_solve.py, or MiniZinc's output)."
+    "\n\nTantrix loop models, which tilesolve completes with lazy subloop cuts while solving, "
+    "are written without those cuts and say so in the file and the map: an answer with "
+    "subloops is then rejected by verify."
+)
+
+
+@app.command(help=EXPORT_HELP,
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def export(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file or URL"),
     to: ExportKind = typer.Option(
         ..., "--to",
-        help="cnf: DIMACS (WCNF with --objective); lp, mps: the MILP; cpsat: CpModelProto "
-        "(text for .txt/.pbtxt, else binary); mzn: MiniZinc model FILE.mzn + data FILE.dzn"),
+        help="model format (see above)"),
     output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Write the model another solver can run, with FILE.map.json naming its variables.
-
-    Every family exports its SAT, MILP and CP-SAT models. Extra `--name value` options shape
-    the model as they do for solve (--model bool, --radius 3). Check another solver's
-    answer with `tilesolve verify INSTANCE ANSWER --map FILE.map.json`. Models the solver
-    completes with lazy cuts (Tantrix subloops) are written without them, and say so.
-    """
     from .backends.export import export as write_model
 
     family, inst = load_instance(instance, fmt)
