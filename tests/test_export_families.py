@@ -234,3 +234,10 @@ def test_an_answer_with_subloops_is_rejected(tmp_path):
     res = run_cli("verify", path, tmp_path / "c15.sol", "--map", tmp_path / "c15.mps.map.json")
     assert res.returncode == 1, res.stdout + res.stderr
     assert "goal: red forms 2 separate lines (2 closed, 0 open)" in res.stdout
+
+
+def test_goals_a_model_cannot_state_are_refused_in_one_line(tmp_path):
+    res = run_cli("export", INSTANCES / "tantrix_super_genius.txt", "--to", "lp", "-o",
+                  tmp_path / "g.lp")
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "goal loops of a named colour only" in res.stderr and not (tmp_path / "g.lp").exists()

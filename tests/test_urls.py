@@ -27,8 +27,9 @@ def test_urls_are_told_from_paths(given, url):
     assert as_url(given) == url
 
 
-def test_a_url_is_named_by_its_file():
+def test_a_url_is_named_by_its_file_or_puzzle():
     assert source_stem("https:/example.org/boards/e2_6x6.txt?raw=1") == "e2_6x6"
+    assert source_stem("https://e2.bucas.name/#puzzle=joshua&board_w=2") == "joshua"
 
 
 def test_file_urls_as_instance_and_solution(tmp_path):

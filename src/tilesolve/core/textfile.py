@@ -69,9 +69,11 @@ def source_stem(path: str | Path) -> str:
     url = as_url(path)
     if url is None:
         return Path(path).stem
-    from urllib.parse import urlsplit
+    from urllib.parse import parse_qs, urlsplit
 
-    return Path(urlsplit(url).path).stem or urlsplit(url).netloc
+    parts = urlsplit(url)
+    named = parse_qs(parts.fragment or parts.query).get("puzzle")  # e2.bucas.name boards
+    return named[0] if named else Path(parts.path).stem or parts.netloc
 
 
 def read_url(url: str) -> str:
