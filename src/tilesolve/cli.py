@@ -338,9 +338,7 @@ EXPORT_HELP = (
 def export(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file or URL"),
-    to: ExportKind = typer.Option(
-        ..., "--to",
-        help="model format (see above)"),
+    to: ExportKind = typer.Option(..., "--to", help="model format (see above)"),
     output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
