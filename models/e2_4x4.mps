@@ -1,5 +1,6 @@
-OBJSENSE
- MIN
+* tilesolve edgematch e2_4x4: milp model
+* variables: see e2_4x4.mps.map.json
+*SENSE:Minimize
 NAME          edgematch_4x4
 ROWS
  N  OBJ

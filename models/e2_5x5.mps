@@ -1,5 +1,6 @@
-OBJSENSE
- MIN
+* tilesolve edgematch e2_5x5: milp model
+* variables: see e2_5x5.mps.map.json
+*SENSE:Minimize
 NAME          edgematch_5x5
 ROWS
  N  OBJ

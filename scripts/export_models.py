@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Write models/: DIMACS CNF, LP and MPS exports (with variable maps) of the small shipped
-edge-matching instances, so other solvers can be run on them without tilesolve.
+"""Write models/: DIMACS CNF, LP, MPS, CP-SAT (text proto) and MiniZinc exports, with
+variable maps, of small shipped instances of every family, so other solvers can be run on
+them without tilesolve.
 
-    python scripts/export_models.py            # instances/e2_{4x4,5x5,6x6}.txt -> models/
+    python scripts/export_models.py            # the DEFAULT instances -> models/
     python scripts/export_models.py instances/e2_7x7.txt --out /tmp/models
 """
 
@@ -12,11 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from tilesolve.backends.export import export
 from tilesolve.core.family import load_instance
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = [ROOT / "instances" / f"e2_{n}x{n}.txt" for n in (4, 5, 6)]
-KINDS = ("cnf", "lp", "mps")
+DEFAULT = [ROOT / "instances" / f"{name}.txt" for name in (
+    "e2_4x4", "e2_5x5", "hidato_19_01", "magichex_3", "tantrix_challenge_5")]
+KINDS = {"cnf": ".cnf", "lp": ".lp", "mps": ".mps", "cpsat": ".pbtxt", "mzn": ".mzn"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,11 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for path in args.instances:
         family, inst = load_instance(path)
-        export = family.module("export").export
-        for kind in KINDS:
-            target = args.out / f"{path.stem}.{kind}"
-            info = export(inst, kind, target, None)
-            print(f"{target.relative_to(args.out.parent)}: {info}")
+        for kind, suffix in KINDS.items():
+            print(export(family, inst, kind, args.out / f"{path.stem}{suffix}"))
     return 0
 
 

@@ -84,6 +84,8 @@ class ExportKind(str, Enum):
     cnf = "cnf"
     lp = "lp"
     mps = "mps"
+    cpsat = "cpsat"
+    mzn = "mzn"
 
 
 def _extra_options(args: list[str]) -> dict[str, str]:
@@ -250,8 +252,10 @@ def _print_board(text: str, legend: str | None) -> None:
 @app.command()
 def verify(
     instance: Path = typer.Argument(..., help="instance file"),
-    solution: str = typer.Argument(..., help="solution file, JSON result, DIMACS model or URL"),
-    map_file: Path | None = typer.Option(None, "--map", help="variable map of an exported CNF"),
+    solution: str = typer.Argument(
+        ..., help="solution file, JSON result, an exported model's answer (with --map) or URL"),
+    map_file: Path | None = typer.Option(
+        None, "--map", help="the .map.json of an export: SOLUTION is then that model's answer"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format"),
     as_json: bool = typer.Option(False, "--json"),
@@ -260,7 +264,9 @@ def verify(
     family, inst = load_instance(instance, fmt)
     family.check_objective(objective.value if objective else None)
     if map_file is not None:
-        sol = family.module("export").read_dimacs(inst, Path(solution), map_file)
+        from .backends.answers import read_answer
+
+        sol = read_answer(family, inst, solution, map_file)
     else:
         sol = family.read_solution(inst, solution)
     report = family.verify(inst, sol, objective.value if objective else None)
@@ -308,36 +314,67 @@ def generate(
     _wrote(output, *([solution] if solution else []))
 
 
-@app.command()
+EXPORT_HELP = (
+    "Write a puzzle's model for another solver, with FILE.map.json naming every variable."
+    "\n\nEvery family exports its SAT, MILP and CP-SAT models: cnf (DIMACS; a MaxSAT WCNF "
+    "with --objective), lp and mps (the MILP), cpsat (a CpModelProto: text for .txt, .pbtxt "
+    "or .textproto, else binary), mzn (the MILP as a MiniZinc model FILE.mzn with its data "
+    "FILE.dzn, for any MiniZinc solver). Extra --name value options shape the model as they "
+    "do for solve (--model bool, --radius 3)."
+    "\n\nCheck another solver's answer with: tilesolve verify INSTANCE ANSWER --map "
+    "FILE.map.json (SAT solver output, a CBC or HiGHS solution file, a CpSolverResponse from "
+    "scripts/cpsat_solve.py, or MiniZinc's output)."
+    "\n\nTantrix loop models, which tilesolve completes with lazy subloop cuts while solving, "
+    "are written without those cuts and say so in the file and the map: an answer with "
+    "subloops is then rejected by verify."
+)
+
+
+@app.command(help=EXPORT_HELP,
+             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def export(
-    instance: Path = typer.Argument(...),
-    to: ExportKind = typer.Option(..., "--to"),
-    output: Path = typer.Option(..., "-o", "--output"),
+    ctx: typer.Context,
+    instance: Path = typer.Argument(..., help="instance file or URL"),
+    to: ExportKind = typer.Option(..., "--to", help="model format (see above)"),
+    output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Write the model as DIMACS CNF, LP or MPS, with a JSON variable map beside it."""
+    from .backends.export import export as write_model
+
     family, inst = load_instance(instance, fmt)
-    info = family.module("export").export(
-        inst, to.value, output, objective.value if objective else None
-    )
-    out.print(f"wrote {output} and {output}.map.json" + (f" ({info})" if info else ""))
+    params = _extra_options(ctx.args)
+    out.print(write_model(family, inst, to.value, output, objective.value if objective else None,
+                          params), highlight=False)
 
 
 @app.command("render")
 def render_cmd(
-    instance: Path = typer.Argument(...),
-    solution: str | None = typer.Argument(None, help="solution file (omit to draw the pieces)"),
-    output: Path = typer.Option(..., "-o", "--output", help=".svg or .png"),
+    instance: Path = typer.Argument(..., help="instance file or URL"),
+    solution: str | None = typer.Argument(
+        None, help="solution file or URL (omit to draw the pieces)"),
+    output: Path | None = typer.Option(None, "-o", "--output", help=".svg or .png"),
+    url: bool = typer.Option(
+        False, "--url", help="print the board's e2.bucas.name viewer URL (edge matching)"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Draw a board as SVG or PNG (mismatches marked)."""
+    """Draw a board as SVG or PNG (mismatches marked), or give its viewer URL (--url)."""
     from .core.outputs import check_drawing_path, draw
 
-    check_drawing_path(output)  # before reading the instance
+    if output is None and not url:
+        raise InputError("render needs -o FILE.svg|FILE.png or --url")
+    if output is not None:
+        check_drawing_path(output)  # before reading the instance
     family, inst = load_instance(instance, fmt)
     sol = family.read_solution(inst, solution) if solution else None
-    _wrote(draw(family, inst, sol, output))
+    drawing = family.module("render")
+    if url and not hasattr(drawing, "viewer_url"):
+        raise InputError(f"--url: e2.bucas.name shows edge-matching boards; the {family.name} "
+                         "family has no viewer")
+    if output is not None:
+        _wrote(draw(family, inst, sol, output))
+    if url:
+        print(drawing.viewer_url(inst, sol))
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

@@ -18,7 +18,7 @@ from typing import Any
 from .errors import InputError
 from .report import Report
 from .result import Solution
-from .textfile import Record, read_text, records
+from .textfile import Record, as_url, read_text, records, source_stem
 
 # command-line backend name -> module name inside a family package
 BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search",
@@ -175,7 +175,14 @@ def get_family(name: str) -> Family:
 
 
 def load_instance(path: str | Path, fmt: str | None = None, family: str | None = None):
-    """Read an instance file, choosing the family by its first line. Returns (family, instance)."""
+    """Read an instance file or URL, choosing the family by its first line.
+    Returns (family, instance)."""
+    url = as_url(path)
+    if url is not None:
+        fam, inst = load_text(read_text(url), url, fmt, family)
+        if hasattr(inst, "name"):
+            inst.name = source_stem(url)  # not the URL's query string
+        return fam, inst
     return load_text(read_text(path), path, fmt, family)
 
 

@@ -49,7 +49,61 @@ class Record:
         return out
 
 
+# "https://x" given where a path is expected: typer's Path arguments squash "//" into "/"
+_URL = re.compile(r"^(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*):/+(?P<rest>.*)$", re.S)
+URL_SCHEMES = ("file", "http", "https")
+FETCH_TIMEOUT = 20.0  # seconds before an unreachable server is reported
+
+
+def as_url(path: str | Path) -> str | None:
+    """The URL a path argument spells (file://, http://, https://), or None for a plain path."""
+    m = _URL.match(str(path))
+    if m is None or m["scheme"].lower() not in URL_SCHEMES:
+        return None
+    scheme = m["scheme"].lower()
+    return f"{scheme}:///{m['rest']}" if scheme == "file" else f"{scheme}://{m['rest']}"
+
+
+def source_stem(path: str | Path) -> str:
+    """A short name for an instance file or URL (its file name without the extension)."""
+    url = as_url(path)
+    if url is None:
+        return Path(path).stem
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    named = parse_qs(parts.fragment or parts.query).get("puzzle")  # e2.bucas.name boards
+    return named[0] if named else Path(parts.path).stem or parts.netloc
+
+
+def read_url(url: str) -> str:
+    """The text behind a URL. An e2.bucas.name board URL holds its board in the URL itself,
+    so it is its own text and needs no download."""
+    from urllib.error import URLError
+    from urllib.parse import unquote, urlsplit
+    from urllib.request import urlopen
+
+    if url.startswith("file:"):
+        return read_text(unquote(urlsplit(url).path))
+    if "board_edges=" in url:
+        return url
+    try:
+        with urlopen(url, timeout=FETCH_TIMEOUT) as resp:  # noqa: S310 - http(s) only
+            data = resp.read()
+    except (URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", None) or exc
+        raise InputError(f"cannot fetch: {reason}", url) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", url) from None
+
+
 def read_text(path: str | Path) -> str:
+    """A text file's contents; a file://, http:// or https:// URL is read (fetched) too."""
+    url = as_url(path)
+    if url is not None:
+        return read_url(url)
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", p)

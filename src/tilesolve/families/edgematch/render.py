@@ -7,7 +7,7 @@ from pathlib import Path
 from ...core import draw
 from ...core import squaregrid as sq
 from ...core.result import Solution
-from .model import EdgeInstance
+from .model import EdgeInstance, board_url
 
 GREY = "#8c8c8c"
 
@@ -24,16 +24,25 @@ def _triangles(r: int, c: int):
     }
 
 
+def laid_out(inst: EdgeInstance) -> Solution:
+    """The pieces in numbering order, unturned, row by row: what a board without a
+    solution shows."""
+    return {cell: (i + 1, 0) for i, cell in enumerate(inst.cells())}
+
+
+def viewer_url(inst: EdgeInstance, solution: Solution | None) -> str:
+    """The e2.bucas.name viewer URL of the board (or of the pieces laid out)."""
+    return board_url(inst, laid_out(inst) if solution is None else solution,
+                     name=inst.name or "tilesolve")
+
+
 def render(inst: EdgeInstance, solution: Solution | None, path: str | Path) -> None:
     """Draw the board (or, without a solution, the pieces laid out in numbering order)."""
     from matplotlib.patches import Polygon
 
+    mark = solution is not None
     if solution is None:
-        cells = inst.cells()
-        solution = {cell: (i + 1, 0) for i, cell in enumerate(cells)}
-        mark = False
-    else:
-        mark = True
+        solution = laid_out(inst)
     w, h = inst.width, inst.height
     colours = draw.palette(max(max(e) for e in inst.pieces) + 1)
     fig, ax = draw.figure(max(3.0, 0.5 * w), max(3.0, 0.5 * h))

@@ -59,8 +59,12 @@ class HidatoCnf(Placements):
         self.clauses.append([-lit for lit in self.literals(solution)])
 
 
+def build(inst: HidatoInstance, opts: SolveOptions) -> HidatoCnf:
+    return HidatoCnf(inst)
+
+
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(built(opts, lambda: HidatoCnf(inst)), opts)
+    return runner.run(built(opts, lambda: build(inst, opts)), opts)
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:

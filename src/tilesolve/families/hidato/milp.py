@@ -55,8 +55,12 @@ class HidatoMilp(Placements):
         self.prob += _sum(placed) <= len(placed) - 1, f"nogood_{self.nogoods}"
 
 
+def build(inst: HidatoInstance, opts: SolveOptions) -> HidatoMilp:
+    return HidatoMilp(inst)
+
+
 def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return runner.run(built(opts, lambda: HidatoMilp(inst)), opts)
+    return runner.run(built(opts, lambda: build(inst, opts)), opts)
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:

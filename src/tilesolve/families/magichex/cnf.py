@@ -119,9 +119,13 @@ class MagicHexCnf:
         return [self.x[c, int(v)] for c, v in partial.items() if (c, int(v)) in self.x]
 
 
-def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexCnf:
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    return runner.run(built(opts, lambda: MagicHexCnf(inst, symmetry=symmetry)), opts)
+    return MagicHexCnf(inst, symmetry=symmetry)
+
+
+def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+    return runner.run(built(opts, lambda: build(inst, opts)), opts)
 
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:

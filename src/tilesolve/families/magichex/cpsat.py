@@ -87,6 +87,12 @@ def strategy_of(inst: MagicHexInstance, opts: SolveOptions) -> str:
     return strategy
 
 
+def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexCpsat:
+    """The model as `export` writes it: the rules, with symmetry breaking, no search hints."""
+    symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
+    return MagicHexCpsat(inst, symmetry=symmetry)
+
+
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     strategy = strategy_of(inst, opts)
     stats: dict = {"strategy": strategy}

@@ -68,8 +68,12 @@ class MagicHexMilp:
                 self.prob += self.x[c, int(partial[c])] == 1, f"fix_{k}"
 
 
+def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexMilp:
+    symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
+    return MagicHexMilp(inst, symmetry=symmetry)
+
+
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     if "solver" not in opts.params:
         opts = replace(opts, params={**opts.params, "solver": "highs"})
-    symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    return runner.run(built(opts, lambda: MagicHexMilp(inst, symmetry=symmetry)), opts)
+    return runner.run(built(opts, lambda: build(inst, opts)), opts)

@@ -39,7 +39,7 @@ from .lazy import (
     violations,
 )
 from .model import TantrixInstance
-from .region import Layout, choice_option, solve_on_layouts
+from .region import Layout, choice_option, export_layout, solve_on_layouts
 
 PARAMS = ("solver", "radius", "c7_c9")
 OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
@@ -51,6 +51,8 @@ OBJECTIVE_REFUSAL = (
 
 
 class TantrixCnf:
+    lazy_cuts = "subloop clauses (each goal colour one loop, no separate smaller loops)"
+
     def __init__(self, layout: Layout, short_loops: bool = True):
         self.table = table = Table(layout)
         self.layout = lay = layout
@@ -137,6 +139,17 @@ class TantrixCnf:
             # an impossible placement: assume its cell both empty and filled, which is UNSAT
             lits += [v] if v is not None else [self.y[c], -self.y[c]]
         return lits
+
+
+def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
+    """The formula on `export_layout`, with the clauses it starts from (no lazy clauses)."""
+    check_goals(inst, "sat")
+    if opts.objective:
+        raise InputError(f"--objective {opts.objective}: {OBJECTIVE_REFUSAL}")
+    lay, notes = export_layout(inst, opts)
+    compiled = TantrixCnf(lay)
+    compiled.export_notes = notes
+    return compiled
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:

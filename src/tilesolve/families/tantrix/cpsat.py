@@ -34,6 +34,7 @@ from .region import (
     Layout,
     candidate_colours,
     covering_colour,
+    export_layout,
     fixed_loop_colours,
     solve_on_layouts,
 )
@@ -385,6 +386,21 @@ def use_walk(inst: TantrixInstance, opts: SolveOptions) -> bool:
     if want == "walk" and not cpsat_walk.applies(inst, lines_only=False):
         raise InputError("--model walk needs a free shape and goals of fixed, distinct colours")
     return want == "walk" or (want == "auto" and cpsat_walk.applies(inst))
+
+
+def build(inst: TantrixInstance, opts: SolveOptions):
+    """The one model `export` writes: the score model for --objective, the walk model where
+    solving takes it, else the cell model on `export_layout`."""
+    if opts.objective in OBJECTIVES:
+        from . import cpsat_score
+
+        return cpsat_score.ScoreCpsat(inst)
+    if use_walk(inst, opts):
+        return cpsat_walk.TantrixWalkCpsat(inst)
+    lay, notes = export_layout(inst, opts)
+    compiled = TantrixCpsat(lay)
+    compiled.export_notes = notes
+    return compiled
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions, enumerate_all: bool = False) -> Outcome:

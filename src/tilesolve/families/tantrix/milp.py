@@ -58,7 +58,14 @@ from .lazy import (
 )
 from .milp_kino_uno import C2_FORMS, KinoUnoMilp, check_setting
 from .model import TantrixInstance
-from .region import Layout, choice_option, covering_colour, fixed_layout, solve_on_layouts
+from .region import (
+    Layout,
+    choice_option,
+    covering_colour,
+    export_layout,
+    fixed_layout,
+    solve_on_layouts,
+)
 
 PARAMS = ("solver", "radius", "euler", "short", "model", "c2", "c6", "c7_c9")
 OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
@@ -84,6 +91,8 @@ def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
 
 
 class TantrixMilp:
+    lazy_cuts = "subloop cuts (each goal colour one loop, no separate smaller loops)"
+
     def __init__(self, layout: Layout, euler: bool = True, short: bool = True,
                  short_loops: bool = True):
         self.table = table = Table(layout)
@@ -253,6 +262,17 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
             return out
         totals["restarts"] += 1
         piece, seed, sub = 2 * piece, seed + 1, dataclasses.replace(opts, fix=None)
+
+
+def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixMilp:
+    """The default model on `export_layout`, with the rows it starts from (no lazy cuts)."""
+    check_goals(inst, "milp")
+    if opts.objective:
+        raise InputError(f"--objective {opts.objective}: {OBJECTIVE_REFUSAL}")
+    lay, notes = export_layout(inst, opts)
+    compiled = TantrixMilp(lay, euler=inst.shape == "free")
+    compiled.export_notes = notes
+    return compiled
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:

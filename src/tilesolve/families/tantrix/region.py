@@ -132,6 +132,23 @@ def radius_option(opts: SolveOptions) -> int | None:
     return val
 
 
+def export_layout(inst: TantrixInstance, opts: SolveOptions) -> tuple[Layout, list[str]]:
+    """The one layout an exported model uses, and what to say about it: a fixed board as
+    given; a free shape on the hexagon around the pinned tile that holds any solution (or
+    `--radius R`), as solving would reach it by growing."""
+    if inst.shape != "free":
+        return fixed_layout(inst), []
+    limit = free_radius_limit(inst)
+    radius = radius_option(opts) or limit
+    lay = free_layout(inst, radius)
+    pin = lay.pin
+    assert pin is not None
+    note = (f"free shape: {len(lay.cells)} cells within distance {radius} of tile {pin[1]}, "
+            f"pinned unturned at (0, 0)"
+            + ("" if radius >= limit else f"; a solution may need up to distance {limit}"))
+    return lay, [note]
+
+
 def choice_option(opts: SolveOptions, name: str, choices: tuple[str, ...], default: str) -> str:
     """`--name VALUE` checked against its choices (one line naming them when it is not)."""
     val = str(opts.params.get(name, default)).lower()
