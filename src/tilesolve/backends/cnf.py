@@ -160,6 +160,8 @@ class Session:
         """Solve until a model survives `separate` (or UNSAT / time out)."""
         separate = getattr(self.compiled, "separate", None)
         while True:
+            self.opts.report(round=self.stats["rounds"] + 1, cuts=self.stats["cuts"],
+                             conflicts=(self.solver.accum_stats() or {}).get("conflicts"))
             res = solve_limited(self.solver, self.name, self.limit, self.assumptions)
             self.stats["rounds"] += 1
             if not res:
@@ -230,6 +232,7 @@ def maximise(compiled, opts: SolveOptions) -> Outcome:
             session.stats["improvements"] = session.stats.get("improvements", 0) + 1
             if opts.on_solution is not None:
                 opts.on_solution(best, score)
+            opts.report(best=score, max=len(lits))
             if score == len(lits):
                 return session.outcome(Status.SOLVED, best, score, score)
             model = session.solver.get_model()

@@ -200,6 +200,7 @@ def run(compiled, opts: SolveOptions) -> Outcome:
         try:
             solver = make_solver(name, opts, left, warm)
             solver.tmpDir = folder
+            opts.report(round=stats["rounds"] + 1, cuts=stats["cuts"])
             with watch:
                 prob.solve(solver)
         except pulp.PulpSolverError:
