@@ -103,6 +103,7 @@ class SolveOptions:
     def offer(self, solution: Solution, fitness: float | None, source: str | None = None) -> None:
         """Stream an improving solution; `source` names the method that found it (backtracker,
         LNS, GA...) for callbacks that take it (they set `takes_source`)."""
+        self.report(best=fitness)
         cb = self.on_solution
         if cb is None:
             return
