@@ -139,11 +139,13 @@ def test_status_line_shows_the_best_with_its_lane_and_each_lanes_fields():
 
 def test_display_follows_quiet_verbose_and_the_environment(monkeypatch):
     monkeypatch.setenv("TILESOLVE_PROGRESS", "1")
-    assert display(SolveOptions()) == "live"
+    assert display(SolveOptions(progress=None)) == "live"  # the command line's default
     assert display(SolveOptions(progress=False)) is None  # --quiet wins
-    assert display(SolveOptions(verbose=True)) == "log"
+    assert display(SolveOptions()) is None  # a library call stays silent unless it asks
+    assert display(SolveOptions(progress=True)) == "live"
+    assert display(SolveOptions(progress=None, verbose=True)) == "log"
     monkeypatch.setenv("TILESOLVE_PROGRESS", "0")
-    assert display(SolveOptions()) is None
+    assert display(SolveOptions(progress=None)) is None
 
 
 def test_forced_progress_stays_on_stderr_and_json_stays_one_object(cli, tmp_path):

@@ -47,7 +47,7 @@ LABELS = {"generation": "gen", "evaluations": "evals", "conflicts": "confl"}
 def display(opts) -> str | None:
     """How a solve with these options shows progress on stderr: "live" (the status line),
     "log" (-v: progress lines among the solver's log lines) or None."""
-    if opts.progress is False:  # --quiet
+    if opts.progress is False:  # --quiet, and library calls unless they ask
         return None
     if opts.verbose:
         return "log"

@@ -60,7 +60,9 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
-    progress: bool | None = None  # live status line on stderr; None: when it is a terminal
+    # live status line on stderr (core.progress): None = when stderr is a terminal (the
+    # command line's default); False by default, so library calls and benchmarks stay silent
+    progress: bool | None = False
     on_report: Callable[[dict], None] | None = None  # listener of report() (core.progress)
     # when the clock of time_limit started (time.monotonic()): set by solve_file and the
     # portfolio's lanes as a solve begins, so the limit covers reading and model building;
