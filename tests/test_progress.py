@@ -54,6 +54,16 @@ def test_milp_reports_each_lazy_round():
     assert got[-1] == {"status": "solved"}
 
 
+def test_highs_reports_its_incumbent_under_its_bound_in_the_models_terms():
+    res, got = reports(E2_4, "milp", "matches", solver="highs")
+    assert res.verified and res.objective == JOINS_4
+    assert with_key(got, "nodes")
+    found = [r for r in got if "best" in r]  # positive: PuLP's negation is undone
+    assert found and all(0 <= r["best"] <= r.get("bound", JOINS_4) + 1e-6 for r in found)
+    assert round(found[-1]["best"]) == JOINS_4
+    assert got[-1] == {"status": res.status.value}
+
+
 def test_sat_maximiser_reports_rounds_and_each_better_count():
     res, got = reports(E2_4, "sat", "matches")
     assert res.status.value == "solved" and res.objective == JOINS_4
