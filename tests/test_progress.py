@@ -75,6 +75,12 @@ def test_sat_maximiser_reports_rounds_and_each_better_count():
     assert got[-1] == {"status": "solved"}
 
 
+def test_cadical_reports_conflicts_between_its_budgeted_chunks():
+    _res, got = reports(E2_7, "sat", limit=3)  # 7x7 takes CaDiCaL longer: several chunks
+    conflicts = with_key(got, "conflicts")
+    assert len(conflicts) > 1 and conflicts == sorted(conflicts) and conflicts[-1] > 0
+
+
 def test_search_reports_nodes_at_its_chunk_boundaries():
     res, got = reports(INSTANCES / "e2_5x5.txt", "search")
     assert res.status.value == "solved" and res.verified

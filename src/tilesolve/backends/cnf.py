@@ -81,11 +81,13 @@ def solver_name(opts: SolveOptions) -> str:
 
 
 class Deadline:
-    """Wall-clock limit plus the cooperative stop flag, checked by the solve loops."""
+    """Wall-clock limit plus the cooperative stop flag, checked by the solve loops, and where
+    a budgeted solver's chunks report their conflicts (SolveOptions.report)."""
 
-    def __init__(self, time_limit: float | None, stop=None):
+    def __init__(self, time_limit: float | None, stop=None, report=lambda **_: None):
         self.end = None if time_limit is None else time.monotonic() + time_limit
         self.stop = stop
+        self.report = report
 
     def left(self) -> float | None:
         return None if self.end is None else self.end - time.monotonic()
@@ -113,6 +115,7 @@ def solve_limited(
                 return res
             if limit.over():
                 return None
+            limit.report(conflicts=(solver.accum_stats() or {}).get("conflicts"))
             # aim at chunks of about 0.2 s so the limit is kept within a fraction of a second
             spent = max(time.monotonic() - t0, 1e-3)
             chunk = int(min(max(chunk * min(2.0, 0.2 / spent), 100), 200_000))
@@ -142,7 +145,7 @@ class Session:
         self.compiled = compiled
         self.opts = opts
         self.name = solver_name(opts)
-        self.limit = Deadline(opts.remaining(), opts.stop)
+        self.limit = Deadline(opts.remaining(), opts.stop, opts.report)
         self.t0 = time.monotonic()
         clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
         self.solver = Solver(name=self.name, bootstrap_with=clauses)
