@@ -143,12 +143,12 @@ def test_portfolio_lanes_forward_their_reports_to_the_parent():
 def test_status_line_shows_the_best_with_its_lane_and_each_lanes_fields():
     progress = Progress(max_score=480)
     progress.update("ga", {"generation": 812, "best": 351, "max": 480, "evaluations": 81_200})
-    progress.update("cpsat", {"bound": 470, "conflicts": 1_234_567})
+    progress.update("cpsat", {"conflicts": 1_234_567, "bound": 470})
     assert progress.note(362, "backtracker", "lns")
     assert not progress.note(360, "lns", "lns")  # not better: not shown
     line = progress.line()
-    assert "best 362/480 (backtracker, lane lns)" in line
-    assert "ga: gen 812 best 351/480 evals 81.2k" in line
+    assert "best 362/480 (lns/backtracker)" in line  # the lane, and the method in it
+    assert "ga: best 351/480 gen 812 evals 81.2k" in line  # the best first
     assert "cpsat: bound 470 confl 1.23M" in line
     progress.close()
 
@@ -171,7 +171,7 @@ def test_forced_progress_stays_on_stderr_and_json_stays_one_object(cli, tmp_path
                env={"TILESOLVE_PROGRESS": "1"})
     out = json.loads(proc.stdout)  # exactly one object: loads refuses anything after it
     assert out["status"] == "timeout" and proc.returncode == 4
-    assert "ga: gen " in proc.stderr and "evals " in proc.stderr
+    assert "ga: best " in proc.stderr and " gen " in proc.stderr
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines and all(not x["verified"] and x["lane"] == "ga" for x in lines)
     scores = [x["score"] for x in lines]
@@ -227,5 +227,5 @@ def test_status_line_under_a_pseudo_terminal():
     os.close(master)
     assert json.loads(out)["status"] == "timeout"
     text = seen.decode(errors="replace")
-    assert "ga: gen " in text and "\x1b[2K" in text  # drawn, and erased to redraw
+    assert "ga: best " in text and "\x1b[2K" in text  # drawn, and erased to redraw
     assert text.rstrip().endswith("\x1b[2K")  # cleared at the end: the last thing is an erase

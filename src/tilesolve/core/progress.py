@@ -42,6 +42,7 @@ DELAY = 1.0  # seconds before the status line appears: quick solves stay silent
 REFRESH = 0.25  # seconds between two redraws of the status line
 LOG_GAP = 2.0  # seconds between two progress lines with -v
 LABELS = {"generation": "gen", "evaluations": "evals", "conflicts": "confl"}
+FIRST = ("best", "bound")  # shown first in a lane's fields: a narrow terminal cuts the end
 
 
 def display(opts) -> str | None:
@@ -109,7 +110,7 @@ class Progress:
             if score is None or (self.best is not None and score <= self.best):
                 return False
             self.best = score
-            self.best_lane = source if lane in (None, source) else f"{source}, lane {lane}"
+            self.best_lane = source if lane in (None, source) else f"{lane}/{source}"
             self._log({"t": self.elapsed(), "score": score, "max": self.max_score,
                        "source": source, "lane": lane, "verified": True, **extra})
         return True
@@ -174,7 +175,8 @@ class Progress:
 def _fields(fields: dict[str, Any]) -> str:
     """A lane's fields as `best 351/480 gen 812 ...`, the final status first."""
     out = [str(fields["status"])] if "status" in fields else []
-    for key, value in fields.items():
+    for key in sorted(fields, key=lambda k: FIRST.index(k) if k in FIRST else len(FIRST)):
+        value = fields[key]
         if key in ("status", "max") or value is None:
             continue
         text = number(value)
