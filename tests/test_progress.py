@@ -144,6 +144,7 @@ def test_status_line_shows_the_best_with_its_lane_and_each_lanes_fields():
     progress = Progress(max_score=480)
     progress.update("ga", {"generation": 812, "best": 351, "max": 480, "evaluations": 81_200})
     progress.update("cpsat", {"conflicts": 1_234_567, "bound": 470})
+    progress.update("cpsat", {"bound": None, "best": None})  # not known this time: kept
     assert progress.note(362, "backtracker", "lns")
     assert not progress.note(360, "lns", "lns")  # not better: not shown
     line = progress.line()

@@ -117,8 +117,9 @@ class Progress:
 
     def update(self, lane: str, fields: dict[str, Any]) -> None:
         """A solver's report (see the module docstring): the lane's latest fields."""
-        with self.lock:
-            self.lanes.setdefault(lane, {}).update(fields)
+        with self.lock:  # a field a solver cannot tell this time (None) keeps its last value
+            self.lanes.setdefault(lane, {}).update(
+                (k, v) for k, v in fields.items() if v is not None)
             best = fields.get("best")
             if not self.scored and best is not None and \
                     (self.reported is None or best > self.reported):
