@@ -131,13 +131,16 @@ def solve(
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format (auto-detected)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="solver logs on stderr"),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q",
+        help="no live progress on stderr (shown on a terminal for solves over a second)"),
     write_best: bool = typer.Option(
         False, "--write-best",
         help="with -o/--render, also write a best board that is not a solution (marked so)",
     ),
     progress_jsonl: Path | None = typer.Option(
-        None, "--progress-jsonl", help="with --objective: append every better score as a JSON line"
-    ),
+        None, "--log-jsonl", "--progress-jsonl",
+        help="append every better score as a JSON line (--progress-jsonl: the same)"),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -166,6 +169,7 @@ def solve(
         params=_extra_options(ctx.args),
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
+        progress=False if quiet else None,
     )
     opts.check()
     if solver is not None:

@@ -38,11 +38,11 @@ from typing import Any
 from .core.errors import InputError
 from .core.family import Family
 from .core.options import switch as _flag
+from .core.progress import Progress, display
 from .core.result import Outcome, Solution, SolveOptions, SolveResult, Status
 from .core.solve import finish
 from .hybrid import budget
 from .hybrid.lanes import POLL, LaneSpec
-from .hybrid.progress import Progress
 from .hybrid.race import Race
 
 OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time",
@@ -149,7 +149,7 @@ class Portfolio:
         self.cbgi_runs: list[dict] = []
         self.released: list[dict] = []
         self.counter = 0
-        self.progress = Progress(opts.progress_jsonl)
+        self.progress = Progress(opts.progress_jsonl, display(opts), scored=bool(opts.objective))
         # adaptive lanes: when each lane raised the best score
         self.credits: dict[str, list[float]] = {}
         self.next_review = self.t0 + self.cfg.review
@@ -210,7 +210,10 @@ class Portfolio:
             for rel in self.released:
                 if rel["cells"] == _cells(dict.fromkeys(msg[2])):
                     rel["acknowledged"] = True
+        elif kind == "report":
+            self.progress.update(name, msg[2])
         elif kind == "done":
+            self.progress.update(name, {"status": msg[2].status.value})
             self.on_done(name, msg[2], msg[3])
         elif kind == "error":
             self.records[name].update(status="error", error=msg[2], seconds=round(msg[3], 4))
@@ -407,7 +410,7 @@ class Portfolio:
 
     def _late(self, msg: tuple) -> None:
         """Messages during shutdown: final answers still count (best boards, late proofs)."""
-        if msg[0] in ("done", "error", "released"):
+        if msg[0] in ("done", "error", "released", "report"):
             self.handle(msg)
         elif msg[0] == "elite":
             self.on_elite(msg[1], msg[2], msg[3], msg[4] if len(msg) > 4 else None)

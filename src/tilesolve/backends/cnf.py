@@ -81,11 +81,13 @@ def solver_name(opts: SolveOptions) -> str:
 
 
 class Deadline:
-    """Wall-clock limit plus the cooperative stop flag, checked by the solve loops."""
+    """Wall-clock limit plus the cooperative stop flag, checked by the solve loops, and where
+    a budgeted solver's chunks report their conflicts (SolveOptions.report)."""
 
-    def __init__(self, time_limit: float | None, stop=None):
+    def __init__(self, time_limit: float | None, stop=None, report=lambda **_: None):
         self.end = None if time_limit is None else time.monotonic() + time_limit
         self.stop = stop
+        self.report = report
 
     def left(self) -> float | None:
         return None if self.end is None else self.end - time.monotonic()
@@ -113,6 +115,7 @@ def solve_limited(
                 return res
             if limit.over():
                 return None
+            limit.report(conflicts=(solver.accum_stats() or {}).get("conflicts"))
             # aim at chunks of about 0.2 s so the limit is kept within a fraction of a second
             spent = max(time.monotonic() - t0, 1e-3)
             chunk = int(min(max(chunk * min(2.0, 0.2 / spent), 100), 200_000))
@@ -142,7 +145,7 @@ class Session:
         self.compiled = compiled
         self.opts = opts
         self.name = solver_name(opts)
-        self.limit = Deadline(opts.remaining(), opts.stop)
+        self.limit = Deadline(opts.remaining(), opts.stop, opts.report)
         self.t0 = time.monotonic()
         clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
         self.solver = Solver(name=self.name, bootstrap_with=clauses)
@@ -160,6 +163,8 @@ class Session:
         """Solve until a model survives `separate` (or UNSAT / time out)."""
         separate = getattr(self.compiled, "separate", None)
         while True:
+            self.opts.report(round=self.stats["rounds"] + 1, cuts=self.stats["cuts"],
+                             conflicts=(self.solver.accum_stats() or {}).get("conflicts"))
             res = solve_limited(self.solver, self.name, self.limit, self.assumptions)
             self.stats["rounds"] += 1
             if not res:
@@ -230,6 +235,7 @@ def maximise(compiled, opts: SolveOptions) -> Outcome:
             session.stats["improvements"] = session.stats.get("improvements", 0) + 1
             if opts.on_solution is not None:
                 opts.on_solution(best, score)
+            opts.report(best=score, max=len(lits))
             if score == len(lits):
                 return session.outcome(Status.SOLVED, best, score, score)
             model = session.solver.get_model()

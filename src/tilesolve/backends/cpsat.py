@@ -63,13 +63,15 @@ class _Progress(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         try:
+            obj = self.objective_value if getattr(self.compiled, "objective", False) else None
             if self.keep_all:
                 self.solutions.append(self.compiled.decode(self.value))
                 if self.limit is not None and len(self.solutions) >= self.limit:
                     self.stop_search()
             elif self.opts.on_solution is not None:
-                obj = self.objective_value if getattr(self.compiled, "objective", False) else None
                 self.opts.on_solution(self.compiled.decode(self.value), obj)
+            self.opts.report(best=obj, bound=None if obj is None else self.best_objective_bound,
+                             conflicts=self.num_conflicts, solutions=len(self.solutions) or None)
         except BaseException as exc:  # noqa: BLE001 - re-raised after solve()
             self.error = exc
             self.stop_search()
@@ -96,9 +98,11 @@ def run(compiled, opts: SolveOptions, **params: Any) -> Outcome:
         compiled.hint(opts.hint)
     solver = make_solver(opts, **params)
     cb = _Progress(compiled, opts)
+    if opts.on_report is not None and getattr(compiled, "objective", False):
+        solver.best_bound_callback = lambda bound: opts.report(bound=bound)
     t0 = time.perf_counter()
     with Watcher(opts.stop, solver.stop_search) as watch:
-        code = solver.solve(compiled.model, cb if opts.on_solution else None)
+        code = solver.solve(compiled.model, cb if opts.on_solution or opts.on_report else None)
     if cb.error is not None:
         raise cb.error
     stats = _stats(solver, compiled.model)

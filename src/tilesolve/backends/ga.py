@@ -717,6 +717,8 @@ class _Run:
                     pop, fit = self.cbgi_step(pop, fit)
                     self.note(pop, fit)
                 self.curve.add(self.generation, self.evaluations, self.best_fit, fit)
+                self.opts.report(generation=self.generation, best=self.best_fit,
+                                 max=enc.target, evaluations=self.evaluations)
                 if c.on_generation is not None:
                     c.on_generation(GAState(pop, fit, self.generation, self.evaluations,
                                             self.best_fit, self.progress(), dict(self.fixed)))

@@ -82,8 +82,10 @@ def solver_name(opts: SolveOptions) -> str:
     return name
 
 
-def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: bool):
-    """A PuLP solver object for one round."""
+def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: bool,
+                sense: int = 0):
+    """A PuLP solver object for one round; `sense`: the problem's (pulp.LpMaximize...), 0
+    without an objective, to report HiGHS's incumbent and bound in the model's terms."""
     tl = None if time_limit is None else max(0.01, time_limit)
     threads = opts.thread_count()
     if name == "highs":
@@ -93,7 +95,12 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
 
         end = opts.deadline()
 
-        def interrupt(_kind, _message, _data_out, data_in, _user) -> None:
+        kinds = highspy.cb.HighsCallbackType
+        progress = (kinds.kCallbackMipInterrupt, kinds.kCallbackMipImprovingSolution)
+
+        def interrupt(kind, _message, data_out, data_in, _user) -> None:
+            if kind in progress:
+                opts.report(**_highs_progress(data_out, sense))
             if opts.stopped() or (end is not None and time.monotonic() >= end):
                 data_in.user_interrupt = True
 
@@ -104,8 +111,8 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             threads=threads,
             random_seed=int(opts.seed),
             callbackTuple=(interrupt, None),
-            callbacksToActivate=[getattr(highspy.cb.HighsCallbackType, f"kCallback{k}Interrupt")
-                                 for k in ("Mip", "Simplex", "Ipm")],
+            callbacksToActivate=[getattr(kinds, f"kCallback{k}") for k in (
+                "MipInterrupt", "SimplexInterrupt", "IpmInterrupt", "MipImprovingSolution")],
             **log,
         )
     with warnings.catch_warnings():
@@ -119,6 +126,17 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             warmStart=warm,
             options=[f"randomCbcSeed {int(opts.seed) + 1}"],
         )
+
+
+def _highs_progress(out, sense: int) -> dict[str, float]:
+    """HiGHS's branch and bound so far: nodes, incumbent and bound (infinite until known).
+    PuLP hands HiGHS a maximisation as the minimisation of its negation: `sense` (-1 for a
+    maximisation) turns the values back."""
+    fields = {"nodes": out.mip_node_count}
+    for key, value in (("best", out.mip_primal_bound), ("bound", out.mip_dual_bound)):
+        if sense and abs(value) < float("inf"):
+            fields[key] = sense * value
+    return fields
 
 
 def _stop_cbc() -> None:
@@ -198,8 +216,9 @@ def run(compiled, opts: SolveOptions) -> Outcome:
         folder = tempfile.mkdtemp(prefix="tilesolve-milp-")
         watch = Watcher(opts.stop, _stop_cbc if name == "cbc" else lambda: None, hard)
         try:
-            solver = make_solver(name, opts, left, warm)
+            solver = make_solver(name, opts, left, warm, prob.sense if optimise else 0)
             solver.tmpDir = folder
+            opts.report(round=stats["rounds"] + 1, cuts=stats["cuts"])
             with watch:
                 prob.solve(solver)
         except pulp.PulpSolverError:

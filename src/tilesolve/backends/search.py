@@ -114,6 +114,8 @@ def _work(make: Callable[[int], Searcher], seed: int, shared: _Shared, restart: 
         with shared.lock:
             shared.nodes += nodes
             shared.max_depth = max(shared.max_depth, searcher.max_depth)
+            shared.opts.report(nodes=shared.nodes, depth=shared.max_depth,
+                               restarts=shared.restarts)
         if code != 0:
             shared.finish(code, searcher.solution() if code == 1 else None)
             return
@@ -164,6 +166,8 @@ def enumerate_all(searcher: Searcher, opts: SolveOptions) -> Outcome:
     while not shared.should_stop():
         code, nodes = searcher.step(1_000_000)
         shared.nodes += nodes
+        opts.report(nodes=shared.nodes, depth=searcher.max_depth,
+                    solutions=len(found) + (code == 1))
         if code == 1:
             found.append(searcher.solution())
             if opts.count_limit is not None and len(found) >= opts.count_limit:

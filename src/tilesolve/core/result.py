@@ -70,6 +70,10 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
+    # live status line on stderr (core.progress): None = when stderr is a terminal (the
+    # command line's default); False by default, so library calls and benchmarks stay silent
+    progress: bool | None = False
+    on_report: Callable[[dict], None] | None = None  # listener of report() (core.progress)
     # when the clock of time_limit started (time.monotonic()): set by solve_file and the
     # portfolio's lanes as a solve begins, so the limit covers reading and model building;
     # None (options made by hand, or copied with dataclasses.replace): it starts whenever
@@ -114,9 +118,16 @@ class SolveOptions:
     def stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
 
+    def report(self, **fields: Any) -> None:
+        """Progress from inside a solver (fields: see core.progress); free when nobody
+        listens. Solvers call it from any thread; the listener takes care of locking."""
+        if self.on_report is not None:
+            self.on_report(fields)
+
     def offer(self, solution: Solution, fitness: float | None, source: str | None = None) -> None:
         """Stream an improving solution; `source` names the method that found it (backtracker,
         LNS, GA...) for callbacks that take it (they set `takes_source`)."""
+        self.report(best=fitness)
         cb = self.on_solution
         if cb is None:
             return

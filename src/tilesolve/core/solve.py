@@ -172,9 +172,10 @@ def solve_instance(family: Family, instance, path: str, backend: str | None, opt
         from ..portfolio import solve_portfolio
 
         return solve_portfolio(family, instance, path, opts, fmt)
-    progress = _watch(family, instance, backend, opts) if opts.objective else None
+    progress = _watch(family, instance, backend, opts)
     try:
         outcome = run_backend(family, instance, backend, opts)
+        opts.report(status=outcome.status.value)
     finally:
         if progress is not None:
             progress.close()
@@ -182,14 +183,23 @@ def solve_instance(family: Family, instance, path: str, backend: str | None, opt
 
 
 def _watch(family: Family, instance, backend: str, opts: SolveOptions):
-    """Show (and stream) every verified improvement a backend reports on the way."""
-    import sys
+    """Show the backend's reports live, and show (and stream) every verified improvement."""
+    from .progress import Progress, display
 
-    from ..hybrid.progress import Progress
-
-    if opts.on_solution is not None or not (opts.progress_jsonl or sys.stderr.isatty()):
+    show = display(opts)
+    if not (opts.progress_jsonl or show):
         return None
-    progress = Progress(opts.progress_jsonl)
+    progress = Progress(opts.progress_jsonl, show, scored=bool(opts.objective))
+    listener = opts.on_report
+
+    def update(fields: dict) -> None:
+        progress.update(backend, fields)
+        if listener is not None:  # a caller's own listener hears them too
+            listener(fields)
+
+    opts.on_report = update
+    if not opts.objective or opts.on_solution is not None:
+        return progress
 
     def note(solution, fitness, source=None) -> None:
         rep = family.verify(instance, solution, opts.objective)

@@ -39,11 +39,11 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.family import Family, get_family, load_instance
+from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status, StopFlag
 from ..core.solve import finish
 from . import budget, cluster
 from .lanes import MARGIN, _Throttle, backend_params
-from .progress import Progress
 
 OWN_PARAMS = ("epoch", "migration", "island_methods")
 MIGRATIONS = ("ring", "best")
@@ -117,9 +117,12 @@ class _Queue:
         self.queue = Queue(task.channel, client=get_client())
 
     def put(self, msg: tuple) -> None:
-        _kind, _name, solution, fitness, source = msg
         try:
-            self._put(solution, fitness, source)
+            if msg[0] == "report":  # the solver's progress fields, for the status line
+                self.queue.put({"island": self.task.island, "method": self.task.method,
+                                "report": msg[2]})
+            else:
+                self._put(*msg[2:])
         except Exception:  # noqa: BLE001 - the run has ended: nobody reads the stream
             pass
 
@@ -164,6 +167,7 @@ def run_island(task: IslandTask) -> dict:
         hint=family.solution_from_json(task.instance, json.loads(task.start), "<migrant>")
         if task.start else None,
         stop=_Watch(task.stop), on_solution=record,
+        on_report=None if stream is None else stream.report,
         params=backend_params(mod, task.params),
     )
     if task.method == "cpsat":  # a worker thread cannot install CP-SAT's signal handler
@@ -272,7 +276,7 @@ class Islands:
         self.rescored = 0
         self.rejected: list[dict] = []
         self.max_score: float | None = None
-        self.progress = Progress(opts.progress_jsonl)
+        self.progress = Progress(opts.progress_jsonl, display(opts))
 
     def now(self) -> float:
         return time.perf_counter() - self.t0
@@ -401,7 +405,10 @@ class Islands:
 
     def _drain(self, queue) -> None:
         for msg in queue.get(batch=True):
-            self.offer(msg)
+            if "report" in msg:
+                self.progress.update(f"island{msg['island']}/{msg['method']}", msg["report"])
+            else:
+                self.offer(msg)
 
     def _collect(self, fut, task: IslandTask, record: dict) -> None:
         run = record["runs"][task.island]

@@ -5,6 +5,8 @@ a CpModel cannot be pickled) and gets messages back on one queue:
 
     ("elite", lane, solution, fitness, source)   an improving solution streamed by the
                                          backend; source: the method that found it, or None
+    ("report", lane, fields)             the solver's progress (opts.report, core.progress),
+                                         the latest fields merged, at most every 0.1 s
     ("fixed", lane, partial)             genes the GA population has converged on (CBGI)
     ("released", lane, cells)            the GA has unfixed genes the parent asked it to release
     ("done", lane, outcome, seconds)     the backend returned (outcome: core.result.Outcome)
@@ -87,9 +89,10 @@ def _orphan_guard(stop: LaneStop, grace: float = 5.0) -> None:
 
 
 class _Throttle:
-    """Forward improving solutions at most every `gap` seconds, the newest always.
+    """Forward improving solutions and progress reports at most every `gap` seconds, the
+    newest always (reports merged: a GA's generations would otherwise flood the queue).
 
-    A background flush sends a held solution even when no further improvement comes.
+    A background flush sends what it holds even when nothing further comes.
     """
 
     takes_source = True  # SolveOptions.offer passes the finding method's name
@@ -98,6 +101,7 @@ class _Throttle:
         self.out, self.name, self.gap = out, name, gap
         self.lock = threading.Lock()
         self.pending: tuple | None = None
+        self.fields: dict[str, Any] = {}
         self.done = threading.Event()
         threading.Thread(target=self._loop, daemon=True).start()
 
@@ -105,6 +109,10 @@ class _Throttle:
                  source: str | None = None) -> None:
         with self.lock:
             self.pending = (dict(solution), fitness, source)
+
+    def report(self, fields: dict[str, Any]) -> None:
+        with self.lock:
+            self.fields.update(fields)
 
     def _loop(self) -> None:
         while not self.done.is_set():  # a thread-local Event: safe to poll
@@ -114,8 +122,11 @@ class _Throttle:
     def flush(self) -> None:
         with self.lock:
             held, self.pending = self.pending, None
+            fields, self.fields = self.fields, {}
         if held is not None:
             self.out.put(("elite", self.name, *held))
+        if fields:
+            self.out.put(("report", self.name, fields))
 
     def close(self) -> None:
         self.done.set()
@@ -182,9 +193,11 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
         # CP-SAT would catch the terminal's SIGINT itself; the parent coordinates instead
         opts.params["cpsat"] = {**opts.params.get("cpsat", {}), "catch_sigint_signal": False}
     throttle = None
-    if spec.stream:
+    if out is not None:  # None: a lane run in this process, with nobody to tell
         throttle = _Throttle(out, spec.name)
-        opts.on_solution = throttle
+        opts.on_report = throttle.report  # progress fields for the parent's status line
+        if spec.stream:
+            opts.on_solution = throttle
     extra: dict[str, Any] = {}
     if spec.hint and spec.complete_hint:
         t0 = time.perf_counter()

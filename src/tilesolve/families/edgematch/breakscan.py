@@ -258,10 +258,11 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
            time_limit: float | None = None, node_limit: int | None = None,
            stop: Callable[[], bool] = lambda: False, fix: Solution | None = None,
            on_board: Callable[[Solution, int], None] | None = None, engine: str = "auto",
-           restart: int = RESTART_UNIT, tables: BreakTables | None = None) -> BreakResult:
+           restart: int = RESTART_UNIT, tables: BreakTables | None = None,
+           report: Callable[..., None] = lambda **_: None) -> BreakResult:
     """The board with the fewest breaks found within the limits (anytime: on_board gets
-    every improvement). A search whose tree is exhausted under the cap stops: no board of
-    this schedule beats the best one."""
+    every improvement, `report` the node count after every chunk). A search whose tree is
+    exhausted under the cap stops: no board of this schedule beats the best one."""
     t = tables or BreakTables(inst, fix)
     allow = schedule.allow(inst.width, inst.height)
     end = None if time_limit is None else time.monotonic() + time_limit
@@ -279,6 +280,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         nodes += done
         run_nodes += done
         maxd = max(maxd, s.max_depth)
+        report(nodes=nodes, depth=maxd, restarts=restarts)
         if code == 1:
             best, best_breaks = s.solution(), s.breaks
             run_nodes = 0  # progress: this value order keeps its budget
@@ -356,7 +358,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outco
     joins = sq.join_count(inst.width, inst.height)
     t0, cpu0 = time.perf_counter(), time.process_time()
     res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.time_limit,
-                 stop=opts.stopped, fix=opts.fix, engine=engine,
+                 stop=opts.stopped, fix=opts.fix, engine=engine, report=opts.report,
                  on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"))
     stats = {"solver": "breakscan", "nodes": res.nodes, "restarts": res.restarts,
              "max_depth": res.max_depth, "breaks": res.breaks,

@@ -443,7 +443,7 @@ def start_board(inst: EdgeInstance, opts: SolveOptions, seconds: float) -> Solut
         return dict(opts.hint)
     joins = sq.join_count(inst.width, inst.height)
     res = breakscan.search(inst, breakscan.schedule_of(inst, opts.params), opts.seed,
-                           time_limit=seconds, stop=opts.stopped, fix=opts.fix,
+                           time_limit=seconds, stop=opts.stopped, fix=opts.fix, report=opts.report,
                            on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"))
     if res.board is not None:
         return res.board
@@ -499,6 +499,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         if score > best_score:
             best, best_score = sol, score
             opts.offer(sol, score, "lns")
+            opts.report(best=score, max=joins, moves=stats.moves, kicks=kicks)
 
     while best_score < joins and not opts.stopped() and \
             (end is None or time.perf_counter() < end):

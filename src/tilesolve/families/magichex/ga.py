@@ -211,7 +211,7 @@ def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Prese
     if opts.on_solution is not None:
         def stream(board, cost):
             opts.on_solution(boards.decode(board), float(-cost))
-    reason, seconds = post_ea.evolve(run, budget, stream)
+    reason, seconds = post_ea.evolve(run, budget, stream, opts.report)
     stats = {**post_ea.stats(run, reason, seconds), "preset": preset.name}
     status = Status.SOLVED if run.solved else Status.TIMEOUT
     return Outcome(status, boards.decode(run.best_board), float(-run.best_cost), stats=stats)

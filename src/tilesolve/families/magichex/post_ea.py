@@ -250,9 +250,11 @@ class Budget:
         return max(1, min(left))
 
 
-def evolve(run: PostRun, budget: Budget, on_improve=None) -> tuple[str, float]:
+def evolve(run: PostRun, budget: Budget, on_improve=None,
+           report=lambda **_: None) -> tuple[str, float]:
     """Step `run` until it is solved or the budget ends; (stop reason, seconds).
-    `on_improve(board, cost)` is called whenever the best board improves."""
+    `on_improve(board, cost)` is called whenever the best board improves, `report` (progress
+    fields, see core.progress) after every block of generations."""
     t0 = time.perf_counter()
     block = 64  # grows while a block takes under 20 ms, so the clock is read often enough
     while (reason := budget.reason(run, time.perf_counter() - t0)) is None:
@@ -260,6 +262,7 @@ def evolve(run: PostRun, budget: Budget, on_improve=None) -> tuple[str, float]:
         run.step(min(block, budget.generations_left(run)))
         if time.perf_counter() - t1 < 0.02:
             block = min(2 * block, BLOCK)
+        report(generation=run.generation, best=-run.best_cost, max=0, evaluations=run.evaluations)
         if on_improve is not None and run.best_cost < before:
             on_improve(run.best_board.copy(), run.best_cost)
     return reason, time.perf_counter() - t0

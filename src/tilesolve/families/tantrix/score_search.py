@@ -274,6 +274,7 @@ class ScoreSearch:
         max_steps = None if limit is not None else self.p["steps"]
         while not _late(deadline, self.opts) and (max_steps is None or self.steps < max_steps):
             self.steps += 1
+            self.opts.report(best=best_key[0], steps=self.steps, kicks=self.kicks, nodes=self.nodes)
             kick = stale >= self.p["patience"]
             size = self.p["window"] + (3 if kick else 0)
             got = self.refill(board, self.window(size), pick_random=kick)
