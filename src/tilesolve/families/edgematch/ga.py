@@ -46,6 +46,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, SolveOptions, Status
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
@@ -62,8 +63,6 @@ PAPER_MUTATIONS = tuple(mutations.PAPER)
 TUNED_OPTIONS = ("uniform_rate", "tabu_iterations", "tabu_tenure", "lns_moves", "sideways")
 PAPER_OPTIONS = ("crossover", "region", "fitness", "layout", "repair", "repair_threshold",
                  "repair_lower")
-PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, "operators", *TUNED_OPTIONS,
-          *PAPER_OPTIONS)
 
 
 class NiangEncoding(BoardGenome):
@@ -166,6 +165,33 @@ TUNED = engine.Preset(
     ),
 )
 PRESETS = {"paper": PAPER, "tuned": TUNED}
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS),
+    Option("operators", str, None, "comma list of mutations: " + ", ".join(PAPER_MUTATIONS)
+           + " (paper) or " + ", ".join(MUTATIONS) + " (tuned); default: the preset's"),
+    # tuned preset only
+    Option("uniform_rate", fraction, None, "tuned: share of crossovers that are uniform (0.5)"),
+    Option("tabu_iterations", count, None, "tuned: tabu steps per stall repair (300)"),
+    Option("tabu_tenure", positive_int, None, "tuned: tabu tenure (default: by board size)"),
+    Option("lns_moves", count, None, "tuned: region rebuilds per stall repair (100)"),
+    Option("sideways", fraction, None,
+           "tuned: chance of a sideways rebuild after a failed improving one (0.3)"),
+    # paper preset only
+    Option("crossover", str, None, "paper: region-exchange (default) or uniform",
+           ("region_exchange", "uniform")),
+    Option("region", str, None, "paper: region of the exchange, corners (default) or "
+           "corner-size", ("corners", "corner_size")),
+    Option("fitness", str, None, "paper: edges+areas (default) or edges"),
+    Option("layout", str, None, "paper: frame (frame pieces stay on the frame, default) or free",
+           ("free", "frame")),
+    Option("repair", str, None, "paper: thesis (deadlock tagging and repairs) or off (default)",
+           ("thesis", "off")),
+    Option("repair_threshold", positive_int, None,
+           "paper, --repair thesis: generations without a better best before tagging (20)"),
+    Option("repair_lower", fraction, None,
+           "paper, --repair thesis: how much the threshold drops per check (0.1)"),
+)
 
 
 def _operators(names: tuple[str, ...]):

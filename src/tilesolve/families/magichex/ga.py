@@ -26,6 +26,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import post_ea
 from .model import MagicHexInstance
@@ -64,8 +65,19 @@ PRESETS = {
     ),
 }
 PAPER_OPTIONS = ("population", "generations", "evaluations", "p_cand", "mutate")
-FAMILY_PARAMS = ("candidates", "swaps", "polish", "p_cand", "mutate")
-PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, *FAMILY_PARAMS)
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS, "paper; tuned when the portfolio asks for CBGI"),
+    # tuned preset
+    Option("candidates", positive_int, None, "tuned: parents per generation, at most the "
+           "population (20)"),
+    Option("swaps", positive_int, None, "tuned: swaps per mutation (2)"),
+    Option("polish", count, None, "tuned: tabu steps on each child (2000)"),
+    # paper preset
+    Option("p_cand", fraction, None, "paper: share of the population kept as candidates (0.0925)"),
+    Option("mutate", str, None, "paper: mutate all clones or only the candidates' (all)",
+           ("all", "candidates")),
+)
 
 
 class MagicHexEncoding:
@@ -179,7 +191,7 @@ def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, 
 
 def check_options(opts: SolveOptions, preset: engine.Preset, accepted) -> None:
     other = sorted(k for k in opts.params
-                   if k in PARAMS and k not in accepted and k not in ("preset", "cbgi_link"))
+                   if k in OPTIONS and k not in accepted and k not in ("preset", "cbgi_link"))
     if other:
         flags = ", ".join("--" + k.replace("_", "-") for k in other)
         raise InputError(f"{flags} not used by --preset {preset.name}; it takes "
@@ -226,7 +238,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
         return fixed_board(inst)
     if preset.name == "paper":
         return solve_paper(inst, opts, preset)
-    check_options(opts, preset, (*engine.ENGINE_PARAMS, "candidates", "swaps", "polish"))
+    check_options(opts, preset, (*engine.ENGINE_OPTIONS.names(), "candidates", "swaps", "polish"))
     cfg, swaps, polish = config(opts, preset)
     enc = MagicHexEncoding(inst, swaps, polish)
     seeds = engine.hint_seeds(enc, opts.hint)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
-from ...core.options import parse_switch
+from ...core.options import Option, Options, count, fraction, parse_switch, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .downing_growth import (
     PYRAMID_ORDERS,
@@ -43,10 +43,7 @@ from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
 from .model import FAMILY, TantrixInstance, verify
 
-OWN_PARAMS = ("preset", "fitness", "bit_mutation", "inversion", "bin_swap", "restarts",
-              "swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
 PAPER_ONLY = ("swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
-PARAMS = (*engine.ENGINE_PARAMS, *OWN_PARAMS)
 
 PAPER = engine.Preset(
     name="paper",
@@ -119,6 +116,28 @@ TUNED = engine.Preset(
     ),
 )
 PRESETS = {"paper": PAPER, "tuned": TUNED}
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS),
+    Option("fitness", str, None, "sum or max of the colour terms (default: the preset's, by "
+           "puzzle)", ("sum", "max")),
+    Option("bit_mutation", fraction, None, "chance per gene of a bit flip (paper 0.01)"),
+    Option("inversion", fraction, None, "chance of inverting a run of move genes (paper 0.02, "
+           "tuned 0.1)"),
+    Option("bin_swap", fraction, None, "chance of swapping priorities within an arc-kind bin "
+           "(0.2)"),
+    Option("restarts", count, None, "fresh runs after a failed one (default: paper 0, tuned "
+           "while the budget lasts)"),
+    # paper preset only
+    Option("swaps", positive_int, None, "paper: most priority swaps per bin swap (3)"),
+    Option("k_cyc", float, None, "paper: weight of closed loops in the fitness (default: by "
+           "puzzle)"),
+    Option("holes", str, None, "paper: count holes as open cells or as regions (cells)",
+           ("cells", "regions")),
+    Option("pyramid_focal", bool, None, "paper: the focal-arc rule on pyramids (off)"),
+    Option("pyramid_order", str, None, "paper: pyramid cell order (rows)", PYRAMID_ORDERS),
+    Option("pyramid_skip", bool, None, "paper: skip a pyramid cell no tile fits (off)"),
+)
 DEFAULTS = TUNED.config
 
 
@@ -291,12 +310,6 @@ def _tuned_encoding(inst: TantrixInstance, params: dict, opt: dict) -> TantrixEn
 def configure(inst: TantrixInstance, opts: SolveOptions):
     """The preset, encoding, engine configuration and restart cap from opts.params."""
     params = opts.params
-    unknown = sorted(set(params) - set(PARAMS) - {"cpsat", "solver"})
-    if unknown:
-        flags = ", ".join("--" + u.replace("_", "-") for u in unknown)
-        raise InputError(f"unknown option(s) {flags} for the tantrix GA; expected "
-                         + ", ".join("--" + p.replace("_", "-") for p in sorted(PARAMS)
-                                     if p != "cbgi_link"))
     preset = engine.choose_preset(PRESETS, params)
     base = preset.config
     if preset is PAPER:  # Downing's budget for this kind of puzzle
