@@ -239,3 +239,34 @@ def test_the_portfolio_checks_each_lanes_values_before_the_race():
     cfg = Portfolio(family, inst, str(e2), SolveOptions(
         time_limit=5, params={"backends": "cpsat,ga", "hints": "no", "epoch": "3"})).cfg
     assert (cfg.hints, cfg.cbgi, cfg.epoch) == (False, True, 3.0)
+
+
+# --- discovery ------------------------------------------------------------------------------
+def test_options_lists_each_option_with_type_default_and_meaning():
+    proc = run_cli("options", "cpsat", "--family", "edgematch")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:4]]
+            for line in proc.stdout.splitlines() if line.startswith("│ --")}
+    assert rows["--no-symmetry"] == ["on|off", "off"]
+    assert rows["--model"] == ["table|bool", "table"]
+    assert rows["--clues"] == ["on|off", "off"]  # the family's own, for every backend
+    every = run_cli("options", "ga")
+    for fam in ("edgematch", "tantrix", "hidato", "magichex"):
+        assert f"{fam} --backend ga" in every.stdout
+    assert "--rts" in every.stdout and "--population" in every.stdout
+    portfolio = run_cli("options", "portfolio")
+    assert "--epoch" in portfolio.stdout and "2.0" in portfolio.stdout
+    assert "racing backends" in portfolio.stdout
+    gen = run_cli("options", "generate", "edgematch")
+    assert "--size" in gen.stdout and "--fixed" in gen.stdout
+    for args, word in ((("nope",), "expected a backend"), (("lns", "--family", "hidato"),
+                                                           "no lns backend"),
+                       (("generate",), "needs a family")):
+        bad = run_cli("options", *args)
+        assert bad.returncode == 2 and word in bad.stderr, args
+
+
+def test_solve_help_points_to_the_options_and_lists_the_backends():
+    text = " ".join(run_cli("solve", "--help").stdout.split())
+    assert "tilesolve options BACKEND" in text
+    assert "memetic: edgematch" in text and "search: edgematch, tantrix, magichex" in text
