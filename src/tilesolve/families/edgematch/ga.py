@@ -204,7 +204,14 @@ def _operators(names: tuple[str, ...]):
     return conv
 
 
-def _option(p: dict, name: str, conv, expected: str, default):
+def _option(p: dict, name: str, default):
+    """The option as its table reads it, else the preset's `default`."""
+    val = OPTIONS.value(p, name)
+    return default if val is None else val
+
+
+def _listed(p: dict, name: str, conv, expected: str, default):
+    """A comma list (--operators, --fitness) parsed, else the preset's `default`."""
     return engine.convert(p, name, conv, expected) if name in p else default
 
 
@@ -225,38 +232,24 @@ def _only(p: dict, names: tuple[str, ...], preset: str) -> None:
 def _paper_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> NiangEncoding:
     p = opts.params
     _only(p, TUNED_OPTIONS, "paper")
-    ops = _option(p, "operators", _operators(PAPER_MUTATIONS),
+    ops = _listed(p, "operators", _operators(PAPER_MUTATIONS),
                   "a comma list of " + ", ".join(PAPER_MUTATIONS), o["operators"])
-    cross = _option(p, "crossover", engine._choice("region_exchange", "uniform"),
-                    "region-exchange or uniform", o["crossover"])
-    region = _option(p, "region", engine._choice("corners", "corner_size"),
-                     "corners or corner-size", o["region"])
-    terms = _option(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
-    layout = _option(p, "layout", engine._choice("free", "frame"), "free or frame", o["layout"])
-    repair = _option(p, "repair", engine._choice("thesis", "off"), "thesis or off", o["repair"])
+    terms = _listed(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
+    cross, region, layout, repair = (_option(p, k, o[k]) for k in
+                                     ("crossover", "region", "layout", "repair"))
     settings = None
     if repair == "thesis":
-        settings = {
-            "threshold": _option(p, "repair_threshold", engine._positive_int,
-                                 "a positive integer", o["repair_threshold"]),
-            "lower": _option(p, "repair_lower", engine._fraction, "a fraction in [0, 1]",
-                             o["repair_lower"]),
-        }
+        settings = {"threshold": _option(p, "repair_threshold", o["repair_threshold"]),
+                    "lower": _option(p, "repair_lower", o["repair_lower"])}
     return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout, settings)
 
 
 def _tuned_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> EdgeEncoding:
     p = opts.params
     _only(p, PAPER_OPTIONS, "tuned")
-    uniform = _option(p, "uniform_rate", engine._fraction, "a fraction in [0, 1]",
-                      o["uniform_rate"])
-    iters = _option(p, "tabu_iterations", engine._count, "an integer >= 0", o["tabu_iterations"])
-    tenure = _option(p, "tabu_tenure", engine._positive_int, "a positive integer",
-                     o["tabu_tenure"])
-    ops = _option(p, "operators", _operators(MUTATIONS), "a comma list of " + ", ".join(MUTATIONS),
+    ops = _listed(p, "operators", _operators(MUTATIONS), "a comma list of " + ", ".join(MUTATIONS),
                   o["operators"])
-    lns = _option(p, "lns_moves", engine._count, "an integer >= 0", o["lns_moves"])
-    side = _option(p, "sideways", engine._fraction, "a fraction in [0, 1]", o["sideways"])
+    uniform, iters, tenure, lns, side = (_option(p, k, o[k]) for k in TUNED_OPTIONS)
     return EdgeEncoding(inst, opts.fix, ops, uniform, iters, tenure, lns, side)
 
 

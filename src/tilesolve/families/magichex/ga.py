@@ -76,7 +76,7 @@ OPTIONS = Options(
     # paper preset
     Option("p_cand", fraction, None, "paper: share of the population kept as candidates (0.0925)"),
     Option("mutate", str, None, "paper: mutate all clones or only the candidates' (all)",
-           ("all", "candidates")),
+           MUTATE_ROWS),
 )
 
 
@@ -156,15 +156,10 @@ class MagicHexEncoding:
         return res.values
 
 
-def family_int(opts: SolveOptions, name: str, default: int, low: int) -> int:
-    raw = opts.params.get(name, default)
-    try:
-        val = int(raw)
-    except (TypeError, ValueError):
-        raise InputError(f"bad value {raw!r} for --{name}; expected an integer >= {low}") from None
-    if val < low:
-        raise InputError(f"bad value {raw!r} for --{name}; expected an integer >= {low}")
-    return val
+def given(opts: SolveOptions, name: str, default):
+    """The option as its table reads it, else the preset's `default`."""
+    val = OPTIONS.value(opts.params, name)
+    return default if val is None else val
 
 
 def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
@@ -176,7 +171,7 @@ def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
 def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, int]:
     """The tuned preset's engine settings, swaps and polish steps."""
     cfg = engine.apply_params(preset.config, opts.params)
-    cand = family_int(opts, "candidates", preset.options["candidates"], 1)
+    cand = given(opts, "candidates", preset.options["candidates"])
     if cand > cfg.population:
         raise InputError(f"--candidates ({cand}) cannot exceed --population ({cfg.population})")
     share = cand / cfg.population
@@ -184,8 +179,8 @@ def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, 
         cfg = replace(cfg, truncation=share)
     if "elitism" not in opts.params:
         cfg = replace(cfg, elitism=share)
-    swaps = family_int(opts, "swaps", preset.options["swaps"], 1)
-    polish = family_int(opts, "polish", preset.options["polish"], 0)
+    swaps = given(opts, "swaps", preset.options["swaps"])
+    polish = given(opts, "polish", preset.options["polish"])
     return budgeted(cfg, opts), swaps, polish
 
 
@@ -202,13 +197,8 @@ def paper_settings(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GA
     """The post's settings: (budgets and p_size, n_candidates, every clone mutated)."""
     check_options(opts, preset, PAPER_OPTIONS)
     cfg = budgeted(engine.apply_params(preset.config, opts.params), opts)
-    p_cand = engine.convert({"p_cand": opts.params.get("p_cand", preset.options["p_cand"])},
-                            "p_cand", float, "a fraction in [0, 1]")
-    if not 0 <= p_cand <= 1:
-        raise InputError(f"bad value {p_cand!r} for --p-cand; expected a fraction in [0, 1]")
-    mutate = str(opts.params.get("mutate", preset.options["mutate"])).lower()
-    if mutate not in MUTATE_ROWS:
-        raise InputError(f"bad value {mutate!r} for --mutate; expected all or candidates")
+    p_cand = given(opts, "p_cand", preset.options["p_cand"])
+    mutate = given(opts, "mutate", preset.options["mutate"])
     return cfg, post_ea.candidate_count(cfg.population, p_cand), mutate == "all"
 
 
