@@ -416,9 +416,10 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
 # --- the backend (`--backend lns --objective matches`) ----------------------------------------
 OPTIONS = Options(
     BREAK_OPTIONS,
-    Option("region_time", seconds, None, "CPU s per region repair (0.5)"),
-    Option("assign_share", fraction, None, "share of repairs reassigning a window's pieces (0.7)"),
-    Option("rows_share", fraction, None, "share of repairs over whole rows (0.05)"),
+    Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
+    Option("assign_share", fraction, None, "share of moves that reassign scattered inner "
+           "pieces optimally (0.7)"),
+    Option("rows_share", fraction, None, "share of moves that search rows again (0.05)"),
     Option("start_time", non_negative, None,
            "s of break search for the start board (default: a tenth of the limit, at most 20)"),
     Option("patience", seconds, None, "CPU s without a gain that end a descent (10)"),

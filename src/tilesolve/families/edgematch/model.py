@@ -462,7 +462,7 @@ class EdgeMatchFamily(Family):
     name = "edgematch"
     objectives = ("matches",)
     options = Options(Option("clues", bool, False, "official Eternity II set: fix the four clue "
-                             "pieces as well as the centre piece"))
+                             "pieces as well as the start piece"))
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
         6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so

@@ -128,8 +128,8 @@ def cells_radius(value: object) -> int:
 
 
 RADIUS = Option("radius", cells_radius, None, "free shapes: the radius of the hexagon to start "
-                "from, grown while the solver proves no fit (default: the smallest that holds "
-                "the tiles)")
+                "from, grown while the solver proves no fit (default: about twice as many "
+                "cells as tiles)")
 SHORT_LOOPS = Option("c7_c9", str, "on", "Kino & Uno's C7-C9: no loop of 3, 4 or 5 tiles",
                      ("on", "off"))
 
