@@ -1,9 +1,12 @@
-"""On/off options mean the same everywhere, and an imposed board is never contradicted by a
-symmetry pin: each exact edge-matching backend accepts a solution in all four orientations."""
+"""Options are declared in one table per backend, generator and race, validated by one rule on
+every path (a misspelt one refused with the valid names, on/off read the same everywhere) and
+listed by `tilesolve options`; an imposed board is never contradicted by a symmetry pin: every
+backend with a pin accepts a solution in each of its orientations."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -47,7 +50,7 @@ def turned(sol: dict, n: int) -> dict:
     return {(c, n - 1 - r): (p, (rot + 1) % 4) for (r, c), (p, rot) in sol.items()}
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "milp", "sat"])
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search"])
 def test_an_imposed_board_is_accepted_in_every_orientation(backend):
     inst = read_instance(INSTANCES / "e2_4x4.txt")
     mod = FAMILY.backend_module(backend)
@@ -102,3 +105,168 @@ def test_options_can_be_reused_their_clock_starts_with_each_solve():
     assert opts.started is None  # solve_file timed a private copy
     opts.start_clock()
     assert 29 < opts.remaining() <= 30
+
+
+# --- the magic hexagon: 6 turns and their mirror images ------------------------------------
+def magichex_images(inst, board: dict) -> list[dict]:
+    """The board under each of the instance's 12 symmetries."""
+    cells = inst.cells
+    return [{cells[perm[i]]: board[cells[i]] for i in range(len(cells))}
+            for perm in inst.symmetries]
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search"])
+def test_an_imposed_magic_hexagon_is_accepted_in_every_orientation(backend):
+    from tilesolve.families.magichex.model import FAMILY as MAGICHEX
+    from tilesolve.families.magichex.model import read_instance as read_magichex
+
+    inst = read_magichex(INSTANCES / "magichex_3.txt")
+    mod = MAGICHEX.backend_module(backend)
+    # one solution found once (the MILP alone needs minutes for it on a loaded machine)
+    first = MAGICHEX.backend_module("search").solve(inst, SolveOptions(time_limit=60, threads=1))
+    assert first.status == Status.SOLVED
+    images = magichex_images(inst, first.solution)
+    assert len({tuple(sorted(b.items())) for b in images}) == 12  # twelve distinct boards
+    for k, board in enumerate(images):
+        assert MAGICHEX.verify(inst, board).ok, k
+        part = dict(list(board.items())[1:])
+        out = mod.solve(inst, SolveOptions(time_limit=120, threads=1, fix=part))
+        assert out.status == Status.SOLVED, (backend, k)
+        assert out.solution == board
+
+
+# --- one table, one rule ----------------------------------------------------------------
+def test_a_table_converts_fills_defaults_and_refuses_a_misspelt_option():
+    from tilesolve.core.options import Option, Options, positive_int
+
+    table = Options(Option("fast", bool, False, "go fast"),
+                    Option("steps", positive_int, 10, "how many"),
+                    Option("kind", str, None, "which", ("one", "two_three")))
+    assert table.validate({}) == {"fast": False, "steps": 10}
+    assert table.validate({"fast": "YES", "steps": "3", "kind": "two-three"}) == {
+        "fast": True, "steps": 3, "kind": "two_three"}
+    assert table.validate(table.validate({"steps": "4"})) == {"fast": False, "steps": 4}
+    with pytest.raises(InputError, match=r"unknown option\(s\) --step for the x backend; "
+                                         r"expected --fast, --kind, --steps$"):
+        table.validate({"step": "3"}, "the x backend")
+    with pytest.raises(InputError, match=r"--steps expects a positive integer, got '0'"):
+        table.validate({"steps": "0"})
+    with pytest.raises(InputError, match=r"--kind expects one of one, two_three, got 'four'"):
+        table.validate({"kind": "four"})
+    assert table.pick({"fast": "on", "other": "x"}) == {"fast": True, "steps": 10}
+
+
+def backend_modules():
+    from tilesolve.core.family import BACKEND_MODULES, families
+    from tilesolve.hybrid.budget import has_backend
+
+    return [(fam, b) for fam in families().values() for b in BACKEND_MODULES
+            if has_backend(fam, b)]
+
+
+def test_every_backend_and_generator_declares_its_options_in_one_table():
+    from tilesolve.core.family import families
+    from tilesolve.core.options import Options
+
+    pairs = backend_modules()
+    assert len(pairs) == 21
+    for fam, b in pairs:
+        mod = fam.backend_module(b)
+        assert isinstance(mod.OPTIONS, Options), (fam.name, b)
+        assert not hasattr(mod, "PARAMS"), (fam.name, b)
+        assert all(o.help for o in mod.OPTIONS), (fam.name, b)
+    generators = [f for f in families().values() if f.name in ("edgematch", "hidato")]
+    for fam in generators:
+        assert isinstance(fam.module("generate").OPTIONS, Options)
+
+
+@pytest.mark.parametrize("word,value", [("false", False), ("off", False), ("0", False),
+                                        ("no", False), ("true", True), ("on", True),
+                                        ("1", True), ("yes", True)])
+def test_on_off_words_mean_the_same_to_every_backend_with_a_pin(word, value):
+    from tilesolve.core.solve import backend_params
+
+    pinned = [(fam, b) for fam, b in backend_modules()
+              if "no_symmetry" in fam.backend_options(b)]
+    assert len(pinned) == 8  # edge matching and the magic hexagon: cpsat, milp, sat, search
+    for fam, b in pinned:
+        assert backend_params(fam, b, {"no_symmetry": word})["no_symmetry"] is value
+
+
+MISSPELT = "unknown option(s) --no-symetry"
+
+
+def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
+    from tilesolve import bench
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.solve import run_backend, solve_file
+    from tilesolve.hybrid.islands import Islands
+    from tilesolve.portfolio import Portfolio
+
+    e2 = INSTANCES / "e2_4x4.txt"
+    bad = {"no_symetry": "on"}
+    family, inst = load_instance(e2)
+    paths = [
+        lambda: solve_file(e2, "cpsat", SolveOptions(params=bad)),  # the Python API
+        lambda: run_backend(family, inst, "sat", SolveOptions(params=bad)),
+        lambda: Portfolio(family, inst, str(e2), SolveOptions(time_limit=5, params=bad)),
+        lambda: Islands(family, inst, str(e2), SolveOptions(
+            time_limit=5, objective="matches", params=bad), 2),
+        lambda: bench.check([str(e2)], ["cpsat", "ga"], bad),
+        lambda: bench.check([str(e2)], ["cpsat:no-symetry=on"]),
+    ]
+    for k, path in enumerate(paths):
+        with pytest.raises(InputError, match=re.escape(MISSPELT)) as exc:
+            path()
+        assert "--no-symmetry" in str(exc.value), k  # the valid names are listed
+    proc = run_cli("solve", e2, "-b", "milp", "--no-symetry", "on")
+    assert proc.returncode == 2 and MISSPELT in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "--solver" in proc.stderr
+    proc = run_cli("generate", "edgematch", "--sise", "4", "-o", tmp_path / "g.txt")
+    assert proc.returncode == 2 and "unknown option(s) --sise" in proc.stderr
+    assert "--size" in proc.stderr and not (tmp_path / "g.txt").exists()
+
+
+def test_the_portfolio_checks_each_lanes_values_before_the_race():
+    from tilesolve.core.family import load_instance
+    from tilesolve.portfolio import Portfolio
+
+    e2 = INSTANCES / "e2_4x4.txt"
+    family, inst = load_instance(e2)
+    opts = SolveOptions(time_limit=5, params={"backends": "cpsat,ga", "population": "many"})
+    with pytest.raises(InputError, match="--population expects a positive integer"):
+        Portfolio(family, inst, str(e2), opts)
+    cfg = Portfolio(family, inst, str(e2), SolveOptions(
+        time_limit=5, params={"backends": "cpsat,ga", "hints": "no", "epoch": "3"})).cfg
+    assert (cfg.hints, cfg.cbgi, cfg.epoch) == (False, True, 3.0)
+
+
+# --- discovery ------------------------------------------------------------------------------
+def test_options_lists_each_option_with_type_default_and_meaning():
+    proc = run_cli("options", "cpsat", "--family", "edgematch")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:4]]
+            for line in proc.stdout.splitlines() if line.startswith("│ --")}
+    assert rows["--no-symmetry"] == ["on|off", "off"]
+    assert rows["--model"] == ["table|bool", "table"]
+    assert rows["--clues"] == ["on|off", "off"]  # the family's own, for every backend
+    every = run_cli("options", "ga")
+    for fam in ("edgematch", "tantrix", "hidato", "magichex"):
+        assert f"{fam} --backend ga" in every.stdout
+    assert "--rts" in every.stdout and "--population" in every.stdout
+    portfolio = run_cli("options", "portfolio")
+    assert "--epoch" in portfolio.stdout and "2.0" in portfolio.stdout
+    assert "racing backends" in portfolio.stdout
+    gen = run_cli("options", "generate", "edgematch")
+    assert "--size" in gen.stdout and "--fixed" in gen.stdout
+    for args, word in ((("nope",), "expected a backend"), (("lns", "--family", "hidato"),
+                                                           "no lns backend"),
+                       (("generate",), "needs a family")):
+        bad = run_cli("options", *args)
+        assert bad.returncode == 2 and word in bad.stderr, args
+
+
+def test_solve_help_points_to_the_options_and_lists_the_backends():
+    text = " ".join(run_cli("solve", "--help").stdout.split())
+    assert "tilesolve options BACKEND" in text
+    assert "memetic: edgematch" in text and "search: edgematch, tantrix, magichex" in text

@@ -81,7 +81,7 @@ class Puzzle:
 
         backend = backend or default_backend(self._family, self.instance, opts)
         # options that reshape the instance (edge matching's clues) work on a copy
-        changes = set(self._family.instance_params) & set(opts.params)
+        changes = set(self._family.options.names()) & set(opts.params)
         instance = _copy(self.instance) if changes else self.instance
         with self._file(backend) as path:
             res = solve_instance(self._family, instance, path, backend, opts, self._fmt)

@@ -29,6 +29,7 @@ from typing import Any
 
 from .core.errors import InputError
 from .core.family import BACKEND_MODULES, load_instance
+from .core.options import Option, Options
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -69,12 +70,27 @@ def size_of(family, instance) -> tuple[str, int | None]:
     return label, number
 
 
+BENCH_OPTIONS = Options(Option("hint", str, None, "DIR/{stem}.json: a solution file per "
+                               "instance, given to the backend as its hint"))
+
+
 def _accepted(family, backend: str, params: dict) -> dict:
-    """The options this backend takes (all, if it does not list them)."""
+    """The options for every backend (`Budget.params`) that this backend takes, validated by
+    its table; the portfolio takes them all and hands each lane its share."""
     if backend == "portfolio":
         return params
-    names = getattr(family.backend_module(backend), "PARAMS", None)
-    return params if names is None else {k: v for k, v in params.items() if k in names}
+    return family.backend_options(backend).pick(params)
+
+
+def _option_table(family, backend: str) -> Options:
+    """The options a run of `backend` on this family takes (a portfolio: its own and those of
+    every backend that may race)."""
+    if backend != "portfolio":
+        return family.backend_options(backend)
+    from .hybrid.budget import available
+    from .portfolio import OPTIONS
+
+    return Options(OPTIONS, *(family.backend_options(b) for b in available(family)))
 
 
 def _read_hint(family, inst, instance: str, pattern: str | None):
@@ -110,13 +126,15 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
         family, inst = load_instance(instance)
         row["family"] = family.name
         row["size"], row["cells"] = size_of(family, inst)
-        params = {**b.params, **own}
-        hint = _read_hint(family, inst, instance, params.pop("hint", None))
+        shared = dict(b.params)
+        pattern = own.pop("hint", shared.pop("hint", None))
+        hint = _read_hint(family, inst, instance, pattern)
+        params = {**_accepted(family, name, shared), **own}
         if b.max_evaluations is not None and name in ("ga", "portfolio"):
             params["evaluations"] = str(b.max_evaluations)  # the GA engine's option name
         opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
                             objective=b.objective, hint=hint,
-                            params=_accepted(family, name, params))
+                            params=params)
         res = solve_file(instance, name, opts)
         stats = res.stats
         winner = stats.get("winner")
@@ -147,19 +165,24 @@ def tasks(instances: Iterable[str], backends: Iterable[str], seeds: int) -> list
     return [(str(i), b, s) for i in instances for b in backends for s in range(seeds)]
 
 
-def check(instances: list[str], backends: list[str]) -> list[tuple[str, str]]:
-    """Fail early on unreadable instances or unknown backends; list pairs a family lacks."""
-    missing = []
+def check(instances: list[str], backends: list[str],
+          params: dict | None = None) -> list[tuple[str, str]]:
+    """Fail early on unreadable instances, unknown backends and options no backend takes (a
+    backend's own `ga:name=value` options must all be its own); list pairs a family lacks."""
+    missing, tables = [], []
     for path in instances:
         family, _ = load_instance(path)
         for spec in backends:
-            name, _ = parse_backend(spec)
-            if name == "portfolio":
-                continue
+            name, own = parse_backend(spec)
             try:
-                family.backend_module(name)
+                table = _option_table(family, name)
             except InputError:
                 missing.append((path, spec))
+                continue
+            Options(BENCH_OPTIONS, table).validate(own, f"--backends {spec}")
+            tables.append(table)
+    if params and tables:
+        Options(BENCH_OPTIONS, *tables).validate(params, "any backend of this bench")
     return missing
 
 
@@ -217,7 +240,7 @@ def sweep(
         raise InputError(f"--time-limit must be positive, got {budget.time_limit}")
     if budget.max_evaluations is not None and budget.max_evaluations <= 0:
         raise InputError(f"--max-evaluations must be positive, got {budget.max_evaluations}")
-    skip = set(check(instances, backends))
+    skip = set(check(instances, backends, budget.params))
     work = [t for t in tasks(instances, backends, seeds) if (t[0], t[1]) not in skip]
     if not work:
         raise InputError("nothing to run: no instance has any of the requested backends")

@@ -57,10 +57,13 @@ def ga_presets_help() -> str:
 
 
 class SolveCommand(typer.core.TyperCommand):
-    """`solve --help` ends with the GA presets, imported only when help is asked for."""
+    """`solve --help` ends with where the options are listed, the backends and the GA presets,
+    imported only when help is asked for."""
 
     def format_help(self, ctx, formatter):
-        self.epilog = ga_presets_help()
+        from .option_pages import solve_help
+
+        self.epilog = solve_help() + "\n" + ga_presets_help()
         return super().format_help(ctx, formatter)
 
 
@@ -155,7 +158,8 @@ def solve(
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
-    Extra `--name value` options go to the backend (GA parameters, e.g. --population 500).
+    Extra `--name value` options go to the backend (GA parameters, e.g. --population 500);
+    `tilesolve options BACKEND` lists them.
     """
     from .core.solve import solve_file
 
@@ -308,7 +312,8 @@ def generate(
     output: Path = typer.Option(..., "-o", "--output", help="instance file to write"),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
-    """Generate an instance with a planted solution. Family options follow as --name value."""
+    """Generate an instance with a planted solution. Family options follow as --name value
+    (`tilesolve options generate FAMILY` lists them)."""
     fam = get_family(family)
     options = _extra_options(ctx.args)
     solution = options.get("solution")  # the planted solution's file, when asked for
@@ -379,6 +384,27 @@ def render_cmd(
         _wrote(draw(family, inst, sol, output))
     if url:
         print(drawing.viewer_url(inst, sol))
+
+
+@app.command("options")
+def options_cmd(
+    name: str = typer.Argument(..., help="a backend (cpsat, ga...), portfolio, islands, or "
+                               "generate"),
+    generator: str | None = typer.Argument(None, help="with generate: the family"),
+    family: str | None = typer.Option(None, "--family", help="only this family's backend"),
+) -> None:
+    """List the options of a backend, the portfolio, the islands or a generator: type,
+    default and meaning (`-` as default: the backend decides, as the meaning says)."""
+    from .option_pages import note, pages
+
+    for title, table in pages(name, generator or family):
+        grid = Table(title=title, title_justify="left", caption=note(name),
+                     caption_justify="left")
+        for column in ("option", "type", "default", "meaning"):
+            grid.add_column(column, overflow="fold")
+        for row in table.rows():
+            grid.add_row(*row)
+        out.print(grid if table.public() else f"{title}: no options", highlight=False)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

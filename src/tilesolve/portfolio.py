@@ -37,7 +37,7 @@ from typing import Any
 
 from .core.errors import InputError
 from .core.family import Family
-from .core.options import switch as _flag
+from .core.options import Option, Options, seconds
 from .core.progress import Progress, display
 from .core.result import Outcome, Solution, SolveOptions, SolveResult, Status
 from .core.solve import finish
@@ -45,8 +45,26 @@ from .hybrid import budget
 from .hybrid.lanes import POLL, LaneSpec
 from .hybrid.race import Race
 
-OWN_PARAMS = ("backends", "hints", "cbgi", "epoch", "hint_backend", "cbgi_backend", "cbgi_time",
-              "adapt", "review")
+OPTIONS = Options(
+    Option("backends", str, None, "comma list of racing backends (default: as many as the "
+           "cores allow, in the order cpsat, search, ga, sat, milp)"),
+    Option("hints", bool, True, "restart an exact lane from the GA's newest elite at epochs"),
+    Option("cbgi", bool, True, "side exact lanes solve with the genes the GA converged on "
+           "imposed"),
+    Option("epoch", seconds, 2.0, "s before the first hint epoch (then doubling intervals)"),
+    Option("hint_backend", str, None, "exact backend of the hint lanes (default: the first "
+           "exact one racing)"),
+    Option("cbgi_backend", str, None, "exact backend of the CBGI lanes (default: the first "
+           "exact one racing)"),
+    Option("cbgi_time", seconds, None, "s per CBGI run (default: a quarter of the limit, at "
+           "least 2; 10 without -t)"),
+    Option("adapt", bool, True, "--objective: a heuristic lane that raised nothing in a review "
+           "window gives its core to the best-credited backend"),
+    Option("review", seconds, None, "--objective: s between reviews (default: a tenth of the "
+           "limit, at least 30; 60 without -t)"),
+    Option("solver", str, None, "the MILP lane's solver (cbc, highs) or the SAT lane's"),
+)
+ROUTED = ("solver",)  # the portfolio's options that its lanes read too
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
 GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
 
@@ -87,19 +105,19 @@ class Config:
         backends = budget.choose(family, p.get("backends"), cores, opts.objective, instance)
         has_ga = "ga" in backends
         limit = opts.time_limit
-        budget.check_params(family, backends, p, OWN_PARAMS)
+        own = budget.check_params(family, backends, p, OPTIONS)
         return cls(
             backends=backends,
             threads=budget.threads(backends, cores),
-            hints=has_ga and _flag(p, "hints", True),
-            cbgi=has_ga and _flag(p, "cbgi", True),
-            epoch=budget.seconds(p, "epoch", 2.0),
-            hint_backend=_side_backend(p, "hint_backend", backends, family),
-            cbgi_backend=_side_backend(p, "cbgi_backend", backends, family),
-            cbgi_time=budget.seconds(p, "cbgi_time", max(2.0, 0.25 * limit) if limit else 10.0),
-            adapt=bool(opts.objective) and _flag(p, "adapt", True),
-            review=budget.seconds(p, "review", max(30.0, 0.1 * limit) if limit else 60.0),
-            passed={k: v for k, v in p.items() if k not in OWN_PARAMS},
+            hints=has_ga and own["hints"],
+            cbgi=has_ga and own["cbgi"],
+            epoch=own["epoch"],
+            hint_backend=_side_backend(own, "hint_backend", backends, family),
+            cbgi_backend=_side_backend(own, "cbgi_backend", backends, family),
+            cbgi_time=own.get("cbgi_time") or (max(2.0, 0.25 * limit) if limit else 10.0),
+            adapt=bool(opts.objective) and own["adapt"],
+            review=own.get("review") or (max(30.0, 0.1 * limit) if limit else 60.0),
+            passed={k: v for k, v in p.items() if k not in OPTIONS or k in ROUTED},
         )
 
     def params_for(self, backend: str) -> dict[str, Any]:

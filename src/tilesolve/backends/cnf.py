@@ -41,6 +41,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
 from ..core.errors import InputError
+from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from .stopwatch import Watcher
 
@@ -55,6 +56,10 @@ class CnfCompiled(Protocol):
     vpool: IDPool
 
     def decode(self, value: Callable[[int], bool]) -> Solution: ...
+
+
+OPTIONS = Options(Option("solver", str, None, f"the SAT solver, a PySAT name or alias "
+                         f"(default: {DEFAULT_SOLVER})"))
 
 
 def canonical_solver(name: str) -> str:

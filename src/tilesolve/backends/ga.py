@@ -94,9 +94,9 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * Elite streaming: whenever the best fitness improves, ``opts.on_solution(decode(best),
   fitness)`` and ``config.on_improve(genome, fitness)`` are called.
 
-Families read command-line parameters with ``apply_params(config, opts.params)``; the names it
-knows are ``ENGINE_PARAMS`` (see ``_PARAM_FIELDS``), so a family's ``PARAMS`` can be
-``ENGINE_PARAMS + (its own...)``. ``cbgi_link`` in ``opts.params`` is the portfolio's link.
+Families read command-line parameters with ``apply_params(config, opts.params)``; the options it
+knows are ``ENGINE_OPTIONS``, so a family's ``OPTIONS`` table is
+``Options(ENGINE_OPTIONS, its own...)``. ``cbgi_link`` in ``opts.params`` is the portfolio's link.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..core.errors import InputError
-from ..core.options import parse_switch
+from ..core.options import Option, Options, as_is, count, fraction, positive_int
 from ..core.result import Solution, SolveOptions
 
 
@@ -768,13 +768,12 @@ def hint_seeds(encoding: Encoding, hint) -> list[np.ndarray]:
 
 
 def _fraction(text: str) -> float:
-    v = float(text)
-    if not 0.0 <= v <= 1.0:
-        raise ValueError
-    return v
+    """a fraction in [0, 1]"""
+    return fraction(text)
 
 
 def _pressure(text: str) -> float:
+    """a number in (1, 2]"""
     v = float(text)
     if not 1.0 < v <= 2.0:
         raise ValueError
@@ -782,17 +781,13 @@ def _pressure(text: str) -> float:
 
 
 def _positive_int(text: str) -> int:
-    v = int(text)
-    if v < 1:
-        raise ValueError
-    return v
+    """a positive integer"""
+    return positive_int(text)
 
 
 def _count(text: str) -> int:
-    v = int(text)
-    if v < 0:
-        raise ValueError
-    return v
+    """an integer >= 0"""
+    return count(text)
 
 
 def _choice(*names: str) -> Callable[[str], str]:
@@ -806,40 +801,61 @@ def _choice(*names: str) -> Callable[[str], str]:
     return conv
 
 
-# command-line name -> (GAConfig field, converter, what is expected)
-_PARAM_FIELDS: dict[str, tuple[str, Callable[[str], Any], str]] = {
-    "population": ("population", _positive_int, "an integer >= 2"),
-    "generations": ("generations", _positive_int, "a positive integer"),
-    "evaluations": ("max_evaluations", _positive_int, "a positive integer"),
-    "selection": ("selection", _choice("tournament", "truncation", "roulette", "linear_ranking",
-                                       "random"),
-                  "tournament, truncation, roulette, linear-ranking or random"),
-    "tournament": ("tournament_k", _positive_int, "a positive integer"),
-    "ranking_pressure": ("ranking_pressure", _pressure, "a number in (1, 2]"),
-    "truncation": ("truncation", _fraction, "a fraction in [0, 1]"),
-    "sigma_scaling": ("sigma_scaling", parse_switch, "on or off"),
-    "replacement": ("replacement", _choice("generational", "steady_state", "replace_worst"),
-                    "generational, steady-state or replace-worst"),
-    "elitism": ("elitism", _fraction, "a fraction in [0, 1]"),
-    "elite_replaces_worst": ("elite_replaces_worst", parse_switch, "on or off"),
-    "immigrants": ("immigrants", _fraction, "a fraction in [0, 1]"),
-    "steady_batch": ("steady_batch", _positive_int, "a positive integer"),
-    "rts_start": ("rts_start", _fraction, "a fraction in [0, 1]"),
-    "rts_end": ("rts_end", _fraction, "a fraction in [0, 1]"),
-    "crossover_rate": ("crossover_rate", _fraction, "a fraction in [0, 1]"),
-    "mutation_rate": ("mutation_rate", _fraction, "a fraction in [0, 1]"),
-    "headless": ("headless", _fraction, "a fraction in [0, 1]"),
-    "headless_pairing": ("headless_pairing", _choice("each", "second"), "each or second"),
-    "elite_distinct": ("elite_distinct", parse_switch, "on or off"),
-    "cbgi": ("cbgi", parse_switch, "on or off"),
-    "cbgi_start": ("cbgi_start", _fraction, "a fraction in [0, 1]"),
-    "cbgi_period": ("cbgi_period", _fraction, "a fraction in [0, 1]"),
-    "cbgi_threshold": ("cbgi_threshold", _fraction, "a fraction in [0, 1]"),
-    "stall": ("stall_generations", _count, "an integer >= 0"),
-    "repair_count": ("repair_count", _positive_int, "a positive integer"),
-    "repair_pick": ("repair_pick", _choice("best", "mixed"), "best or mixed"),
-}
-ENGINE_PARAMS: tuple[str, ...] = (*_PARAM_FIELDS, "cbgi_link")
+def _engine_option(name: str, attr: str, kind: Callable[[Any], Any], help: str,
+                   choices: tuple[str, ...] | None = None) -> tuple[str, Option]:
+    return attr, Option(name, kind, None, help + " (default: the preset's)", choices)
+
+
+# command-line option -> GAConfig field; no defaults here: each family's presets set them
+_FIELDS_AND_OPTIONS = dict([
+    _engine_option("population", "population", _positive_int, "genomes per generation (>= 2)"),
+    _engine_option("generations", "generations", _positive_int, "generation budget"),
+    _engine_option("evaluations", "max_evaluations", _positive_int, "fitness evaluation budget"),
+    _engine_option("selection", "selection", str, "parent selection",
+                   ("tournament", "truncation", "roulette", "linear_ranking", "random")),
+    _engine_option("tournament", "tournament_k", _positive_int, "tournament size"),
+    _engine_option("ranking_pressure", "ranking_pressure", _pressure,
+                   "selection pressure s of linear ranking"),
+    _engine_option("truncation", "truncation", _fraction,
+                   "share of the population allowed to parent (truncation selection)"),
+    _engine_option("sigma_scaling", "sigma_scaling", bool, "sigma-scale fitness before selection"),
+    _engine_option("replacement", "replacement", str, "how children replace parents",
+                   ("generational", "steady_state", "replace_worst")),
+    _engine_option("elitism", "elitism", _fraction,
+                   "share copied unchanged to the next generation"),
+    _engine_option("elite_replaces_worst", "elite_replaces_worst", bool,
+                   "breed a whole population, the elite replace its worst"),
+    _engine_option("immigrants", "immigrants", _fraction,
+                   "share replaced by random genomes each generation"),
+    _engine_option("steady_batch", "steady_batch", _positive_int, "children per steady-state step"),
+    _engine_option("rts_start", "rts_start", _fraction,
+                   "restricted tournament window (share of the population) at the start"),
+    _engine_option("rts_end", "rts_end", _fraction, "... and at the end of the budget"),
+    _engine_option("crossover_rate", "crossover_rate", _fraction, "share of pairs crossed"),
+    _engine_option("mutation_rate", "mutation_rate", _fraction, "share of children mutated"),
+    _engine_option("headless", "headless", _fraction,
+                   "share of crossovers that mate with a random genome"),
+    _engine_option("headless_pairing", "headless_pairing", str,
+                   "which parent a headless crossover replaces", ("each", "second")),
+    _engine_option("elite_distinct", "elite_distinct", bool,
+                   "elites are the best genotypically distinct genomes"),
+    _engine_option("cbgi", "cbgi", bool, "fix genes the population converged on (CBGI)"),
+    _engine_option("cbgi_start", "cbgi_start", _fraction, "budget share before CBGI starts"),
+    _engine_option("cbgi_period", "cbgi_period", _fraction, "budget share between CBGI looks"),
+    _engine_option("cbgi_threshold", "cbgi_threshold", _fraction,
+                   "share of disagreeing genomes below which a gene counts as converged"),
+    _engine_option("stall", "stall_generations", _count,
+                   "generations without a better best before the stall repair (0: never)"),
+    _engine_option("repair_count", "repair_count", _positive_int, "genomes a stall repair reworks"),
+    _engine_option("repair_pick", "repair_pick", str, "which genomes a stall repair reworks",
+                   ("best", "mixed")),
+])
+_FIELDS = {opt.name: attr for attr, opt in _FIELDS_AND_OPTIONS.items()}
+# the engine's options; a family's GA table is `Options(ENGINE_OPTIONS, its own...)`
+ENGINE_OPTIONS = Options(
+    *_FIELDS_AND_OPTIONS.values(),
+    Option("cbgi_link", as_is, help="the portfolio's CBGI link", internal=True),
+)
 
 
 def convert(params: dict[str, Any], name: str, conv: Callable[[str], Any], expected: str) -> Any:
@@ -869,6 +885,12 @@ class Preset:
 PRESET_PARAM = "preset"
 
 
+def preset_option(presets: dict[str, Preset], default: str = "paper") -> Option:
+    """`--preset NAME` of a family's GA (checked by `choose_preset`, which names them)."""
+    return Option(PRESET_PARAM, str, None, f"the GA setting: {' or '.join(presets)} "
+                  f"(default: {default}; see solve --help)")
+
+
 def choose_preset(presets: dict[str, Preset], params: dict[str, Any],
                   default: str = "paper") -> Preset:
     """The preset named by ``--preset`` (``params["preset"]``), or ``default``."""
@@ -894,9 +916,9 @@ def apply_params(config: GAConfig, params: dict[str, Any]) -> GAConfig:
 
     Unknown names are left for the family to read; values are validated (InputError)."""
     changes = {}
-    for name, (attr, conv, expected) in _PARAM_FIELDS.items():
-        if name in params:
-            changes[attr] = convert(params, name, conv, expected)
+    for name, attr in _FIELDS.items():
+        if params.get(name) is not None:
+            changes[attr] = ENGINE_OPTIONS[name].convert(params[name])
     out = replace(config, **changes)
     if out.population < 2:
         raise InputError(f"bad value {out.population} for --population; expected an integer >= 2")

@@ -60,10 +60,13 @@ from typing import Any, Protocol
 import pulp
 
 from ..core.errors import InputError
+from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from .stopwatch import Watcher
 
 SOLVERS = ("cbc", "highs")
+OPTIONS = Options(Option("solver", str, None, "the MILP solver (default: cbc, unless the "
+                         "family's backend names HiGHS)", SOLVERS))
 # solver logs (--verbose) go to stderr, so stdout keeps exactly the result
 HARD_GRACE = 0.5  # seconds after the limit before CBC is terminated
 STDERR = "/dev/stderr" if os.path.exists("/dev/stderr") else None

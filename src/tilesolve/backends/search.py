@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..core.errors import InputError
+from ..core.options import Option
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from .stopwatch import deadline_of
 
@@ -28,13 +29,28 @@ FIRST_CHUNK = 20_000
 CHUNK_SECONDS = 0.05  # how often the clock and the stop flag are looked at
 
 
+ENGINE_OPTION = Option("engine", str, "auto", "the search core: c (compiled), python, or "
+                       "auto (c when it was built at install time)", ("auto", "c", "python"))
+
+
+def node_count(value: object) -> int:
+    """a node count (0: never restart)"""
+    val = int(float(str(value)))
+    if val < 0:
+        raise ValueError(value)
+    return val
+
+
+def restart_option(default: int) -> Option:
+    """`--restart N` of a search backend whose Luby unit is `default` nodes."""
+    return Option("restart", node_count, default, "nodes in a Luby restart unit (0: never)")
+
+
 def engine_choice(opts: SolveOptions, compiled_core: object | None, name: str,
                   c_kind: type, py_kind: type) -> type:
     """The searcher class `--engine auto|c|python` asks for; auto takes the compiled core
     when it was built at install time."""
-    want = str(opts.params.get("engine", "auto")).lower()
-    if want not in ("auto", "c", "python"):
-        raise InputError(f"--engine must be auto, c or python, got {want!r}")
+    want = ENGINE_OPTION.convert(opts.params.get("engine", "auto"))
     if want == "c" and compiled_core is None:
         raise InputError(f"--engine c: the compiled {name} core is not built (reinstall with gcc)")
     return py_kind if want == "python" or compiled_core is None else c_kind
@@ -42,14 +58,7 @@ def engine_choice(opts: SolveOptions, compiled_core: object | None, name: str,
 
 def restart_unit(opts: SolveOptions, default: int) -> int:
     """`--restart N`: nodes in a Luby restart unit (0: never restart)."""
-    raw = opts.params.get("restart", default)
-    try:
-        val = int(float(raw))
-    except ValueError:
-        raise InputError(f"--restart expects a node count, got {raw!r}") from None
-    if val < 0:
-        raise InputError(f"--restart must be 0 (never) or a positive node count, got {val}")
-    return val
+    return restart_option(default).convert(opts.params.get("restart", default))
 
 
 class Searcher(Protocol):

@@ -2,8 +2,9 @@
 
 A family package `tilesolve.families.<name>` exposes `FAMILY`, an instance of a `Family`
 subclass. Backends live beside it as modules (`cpsat`, `milp`, `cnf`, `ga`), each with
-`solve(instance, options) -> Outcome`; the registry imports them only when asked, so a missing
-solver library never breaks the other backends.
+`solve(instance, options) -> Outcome` and an `OPTIONS` table (core.options) of the options it
+takes; the registry imports them only when asked, so a missing solver library never breaks the
+other backends.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 from .errors import InputError
+from .options import Option, Options
 from .report import Report
 from .result import Solution
 from .textfile import Record, as_url, read_text, records, source_stem
@@ -25,6 +27,8 @@ BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "
                    "lns": "lns", "memetic": "memetic"}
 EXACT_BACKENDS = ("cpsat", "milp", "sat")
 FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
+# options every backend takes from the program, never from the command line
+PROGRAM_OPTIONS = Options(Option("cpsat", dict, help="CP-SAT parameters", internal=True))
 
 
 class Family:
@@ -32,7 +36,7 @@ class Family:
 
     name: str = ""
     objectives: tuple[str, ...] = ()  # the --objective names the family scores
-    instance_params: tuple[str, ...] = ()  # options that change the instance, for every backend
+    options = Options()  # options that change the instance, taken by every backend
     # what each objective's score counts, as printed beside it ("matched joins 362/480")
     objective_counts: dict[str, str] = {}
 
@@ -54,7 +58,7 @@ class Family:
         return ()
 
     def prepare(self, instance, params: dict):
-        """The instance as the options shape it (instance_params); default: unchanged."""
+        """The instance as the (validated) options shape it; default: unchanged."""
         return instance
 
     # --- reading -------------------------------------------------------------------------
@@ -142,6 +146,11 @@ class Family:
             if exc.name == f"tilesolve.families.{self.name}.{mod}":
                 raise InputError(f"the {self.name} family has no {backend} backend") from None
             raise
+
+    def backend_options(self, backend: str) -> Options:
+        """Every option the backend takes: the family's, the backend module's `OPTIONS`
+        table, and the program's own."""
+        return Options(self.options, self.backend_module(backend).OPTIONS, PROGRAM_OPTIONS)
 
     def module(self, name: str) -> ModuleType:
         """An optional tool module of the family (render, generate, export)."""

@@ -10,21 +10,21 @@ from .family import Family, load_instance
 from .result import Outcome, SolveOptions, SolveResult, Status
 
 
+def backend_params(family: Family, backend: str, params: dict) -> dict:
+    """The options of one backend run, validated by its table (the family's, the backend's and
+    the program's options): converted, defaults filled in, a misspelt one refused."""
+    return family.backend_options(backend).validate(params, f"the {backend} backend")
+
+
 def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """Run one backend (not the portfolio) and return its unverified outcome."""
-    mod = family.backend_module(backend)
-    accepted = getattr(mod, "PARAMS", None)  # backends that list their options get them checked
-    if accepted is not None:
-        unknown = sorted(set(opts.params) - set(accepted) - {"cpsat"} -
-                         set(family.instance_params))
-        if unknown:
-            from .errors import InputError
+    opts = replace(opts, params=backend_params(family, backend, opts.params))
+    return run_validated(family, instance, backend, opts)
 
-            raise InputError(
-                f"unknown option(s) {', '.join('--' + u.replace('_', '-') for u in unknown)} "
-                f"for the {backend} backend; expected "
-                + (", ".join("--" + a.replace("_", "-") for a in sorted(accepted)) or "none")
-            )
+
+def run_validated(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
+    """`run_backend` for options that `backend_params` has validated."""
+    mod = family.backend_module(backend)
     supported = getattr(mod, "OBJECTIVES", None)  # backends that declare what they score
     if opts.objective and supported is not None and opts.objective not in supported:
         from .errors import InputError
@@ -163,6 +163,8 @@ def solve_instance(family: Family, instance, path: str, backend: str | None, opt
     if backend is None:
         backend = default_backend(family, instance, opts)
     family.check_objective(opts.objective)
+    if backend != "portfolio":  # the portfolio validates each lane's options (hybrid.budget)
+        opts.params = backend_params(family, backend, opts.params)
     instance = family.prepare(instance, opts.params)
     t0 = time.perf_counter()
     reason = family.precheck(instance, opts.objective)
@@ -174,7 +176,7 @@ def solve_instance(family: Family, instance, path: str, backend: str | None, opt
         return solve_portfolio(family, instance, path, opts, fmt)
     progress = _watch(family, instance, backend, opts)
     try:
-        outcome = run_backend(family, instance, backend, opts)
+        outcome = run_validated(family, instance, backend, opts)
         opts.report(status=outcome.status.value)
     finally:
         if progress is not None:

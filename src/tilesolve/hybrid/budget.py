@@ -10,7 +10,8 @@ import importlib.util
 import os
 
 from ..core.errors import InputError
-from ..core.family import BACKEND_MODULES, EXACT_BACKENDS, Family
+from ..core.family import BACKEND_MODULES, EXACT_BACKENDS, PROGRAM_OPTIONS, Family
+from ..core.options import Options
 
 # race order when the user names none: the exact solvers that are strongest on most puzzles
 # (CP-SAT, our own tree searches), the GA, then the rest
@@ -73,41 +74,22 @@ def threads(backends: list[str], total: int) -> dict[str, int]:
     return {b: max(1, total - others) if b == "cpsat" else 1 for b in backends}
 
 
-def seconds(params: dict, key: str, default: float) -> float:
-    """A positive number of seconds from the options (`--key S`), else `default`."""
-    raw = params.get(key)
-    if raw is None:
-        return default
-    try:
-        val = float(raw)
-    except (TypeError, ValueError):
-        val = -1.0
-    if not val > 0:  # NaN too
-        raise InputError(f"--{key.replace('_', '-')} must be a positive number of seconds, "
-                         f"got {raw!r}")
-    return val
-
-
 def exact(backends: list[str]) -> list[str]:
     return [b for b in backends if b in EXACT_BACKENDS]
 
 
-def check_params(family: Family, backends: list[str], params: dict,
-                 own: tuple[str, ...] = (), run: str = "portfolio") -> None:
-    """An option no racing backend accepts is a mistake (when every backend lists its own);
-    `own`: the options of the `run` itself (the portfolio's, the islands')."""
-    accepted: set[str] = set(own) | {"cpsat", "solver"} | set(family.instance_params)
-    if not set(params) - accepted:
-        return  # nothing to check: spare the solver imports
-    for b in backends:
-        names = getattr(family.backend_module(b), "PARAMS", None)
-        if names is None:
-            return
-        accepted |= set(names)
-    unknown = sorted(set(params) - accepted)
-    if unknown:
-        raise InputError(
-            f"unknown option(s) {', '.join('--' + u.replace('_', '-') for u in unknown)} for "
-            f"the {run} of {', '.join(backends)}; expected "
-            + ", ".join("--" + a.replace("_", "-") for a in sorted(accepted - {"cpsat"}))
-        )
+def check_params(family: Family, backends: list[str], params: dict, own: Options,
+                 run: str = "portfolio") -> dict:
+    """The `run`'s own options (the portfolio's, the islands') validated, defaults filled in.
+
+    Every other option goes to the lanes: it must be one that some racing backend takes, with
+    a value valid for each backend that takes it (each lane validates its share again with
+    `Family.backend_options(...).pick`); one line otherwise."""
+    base = Options(own, family.options, PROGRAM_OPTIONS)
+    if set(params) - set(base.names()):  # spare the solver imports when there is no need
+        tables = [family.backend_options(b) for b in backends]
+        Options(base, *tables).validate(params, f"the {run} of {', '.join(backends)}")
+        lanes = {k: v for k, v in params.items() if k not in own}
+        for table in tables:
+            table.pick(lanes)
+    return own.pick(params)

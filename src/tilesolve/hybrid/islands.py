@@ -39,14 +39,22 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.family import Family, get_family, load_instance
+from ..core.options import Option, Options, seconds
 from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status, StopFlag
 from ..core.solve import finish
 from . import budget, cluster
-from .lanes import MARGIN, _Throttle, backend_params
+from .lanes import MARGIN, _Throttle
 
-OWN_PARAMS = ("epoch", "migration", "island_methods")
 MIGRATIONS = ("ring", "best")
+OPTIONS = Options(
+    Option("epoch", seconds, None, "s between migrations (default: a sixth of the limit, "
+           "5 to 300)"),
+    Option("migration", str, "ring", "ring: each island takes its neighbour's board when "
+           "better; best: every island takes the best board", MIGRATIONS),
+    Option("island_methods", str, None, "comma list of the islands' backends, taken in turn "
+           "(default: the family's optimisers, e.g. lns,memetic)"),
+)
 POLL = 0.2  # seconds between looks at the queue and the tasks
 STREAM_GAP = 1.0  # seconds between two boards streamed by one island
 # a task may answer this long after its slice (the larger of the two) before it is asked to
@@ -168,7 +176,7 @@ def run_island(task: IslandTask) -> dict:
         if task.start else None,
         stop=_Watch(task.stop), on_solution=record,
         on_report=None if stream is None else stream.report,
-        params=backend_params(mod, task.params),
+        params=family.backend_options(task.method).pick(task.params),
     )
     if task.method == "cpsat":  # a worker thread cannot install CP-SAT's signal handler
         opts.params["cpsat"] = {"catch_sigint_signal": False}
@@ -247,15 +255,10 @@ class Config:
             raise InputError("--island-methods must name backends of the family, e.g. lns,memetic")
         for m in methods:
             family.backend_module(m)  # one line naming an unknown backend
-        migration = str(p.get("migration", "ring"))
-        if migration not in MIGRATIONS:
-            raise InputError(f"--migration must be one of {', '.join(MIGRATIONS)}, "
-                             f"got {migration!r}")
-        default = min(300.0, max(5.0, opts.time_limit / 6))
-        epoch = budget.seconds(p, "epoch", default)
-        budget.check_params(family, methods, p, OWN_PARAMS, "islands")
-        passed = {k: v for k, v in p.items() if k not in OWN_PARAMS}
-        return cls(islands, methods, epoch, migration, passed)
+        own = budget.check_params(family, methods, p, OPTIONS, "islands")
+        epoch = own.get("epoch") or min(300.0, max(5.0, opts.time_limit / 6))
+        passed = {k: v for k, v in p.items() if k not in OPTIONS}
+        return cls(islands, methods, epoch, own["migration"], passed)
 
 
 class Islands:

@@ -168,17 +168,12 @@ def main(spec: LaneSpec, stop_event, out, ctrl) -> None:
         out.put(("error", spec.name, f"{type(exc).__name__}: {exc}", time.perf_counter() - t0))
 
 
-def backend_params(mod, params: dict) -> dict:
-    """The options a backend takes: a backend that lists its options gets only those."""
-    accepted = getattr(mod, "PARAMS", None)
-    return {k: v for k, v in params.items() if accepted is None or k in accepted}
-
-
 def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
     family, instance = load_instance(spec.path, spec.fmt, spec.family)
-    instance = family.prepare(instance, spec.params)
+    # the race's options: this backend's share, validated by its table
+    params = family.backend_options(spec.backend).pick(spec.params)
+    instance = family.prepare(instance, params)
     mod = family.backend_module(spec.backend)
-    params = backend_params(mod, spec.params)
     opts = SolveOptions(
         time_limit=spec.time_limit,
         seed=spec.seed,

@@ -22,6 +22,7 @@ import numpy as np
 from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import Option, Options, count
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import EdgeInstance
 
@@ -335,18 +336,19 @@ def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
 
 
 # --- the backend (`--backend search --objective matches`) -------------------------------------
-SEARCH_PARAMS = ("breaks", "break_from")
+BREAK_OPTIONS = Options(
+    Option("breaks", count, None, "mismatched joins allowed at first (default: by board size)"),
+    Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
+           "size)"))
 
 
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     """`--breaks N --break-from ROW`, each defaulting to default_schedule's."""
-    from ...backends.ga import _count, convert
-
     sched = default_schedule(inst)
-    breaks = convert(params, "breaks", _count, "an integer >= 0") if "breaks" in params \
-        else sched.breaks
-    start = convert(params, "break_from", _count, f"a row 0..{inst.height - 1}") \
-        if "break_from" in params else sched.start_row
+    breaks = BREAK_OPTIONS.value(params, "breaks")
+    start = BREAK_OPTIONS.value(params, "break_from")
+    breaks = sched.breaks if breaks is None else breaks
+    start = sched.start_row if start is None else start
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
                          f"0..{inst.height - 1}")

@@ -23,12 +23,12 @@ from ...backends import cnf as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import Cell, EdgeInstance
 from .placements import PlacementTable
 
-PARAMS = ("solver", "no_symmetry")  # extra command-line options this backend accepts
+OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 PAIRWISE_MAX = 6  # at-most-one over this many literals or fewer: pairwise, else sequential
 
 

@@ -17,12 +17,14 @@ from ...backends import cpsat as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Option, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 from .placements import PlacementTable
 
-PARAMS = ("no_symmetry", "model")  # extra command-line options this backend accepts
+OPTIONS = Options(NO_SYMMETRY, Option(
+    "model", str, "table", "table: a piece and a turn per cell; bool: a Boolean per placement "
+    "(perfect boards only)", ("table", "bool")))
 
 
 def search_params(workers: int) -> dict:

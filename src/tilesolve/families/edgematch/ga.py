@@ -46,6 +46,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, SolveOptions, Status
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
@@ -62,8 +63,6 @@ PAPER_MUTATIONS = tuple(mutations.PAPER)
 TUNED_OPTIONS = ("uniform_rate", "tabu_iterations", "tabu_tenure", "lns_moves", "sideways")
 PAPER_OPTIONS = ("crossover", "region", "fitness", "layout", "repair", "repair_threshold",
                  "repair_lower")
-PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, "operators", *TUNED_OPTIONS,
-          *PAPER_OPTIONS)
 
 
 class NiangEncoding(BoardGenome):
@@ -166,6 +165,33 @@ TUNED = engine.Preset(
     ),
 )
 PRESETS = {"paper": PAPER, "tuned": TUNED}
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS),
+    Option("operators", str, None, "comma list of mutations: " + ", ".join(PAPER_MUTATIONS)
+           + " (paper) or " + ", ".join(MUTATIONS) + " (tuned); default: the preset's"),
+    # tuned preset only
+    Option("uniform_rate", fraction, None, "tuned: share of crossovers that are uniform (0.5)"),
+    Option("tabu_iterations", count, None, "tuned: tabu steps per stall repair (300)"),
+    Option("tabu_tenure", positive_int, None, "tuned: tabu tenure (default: by board size)"),
+    Option("lns_moves", count, None, "tuned: region rebuilds per stall repair (100)"),
+    Option("sideways", fraction, None,
+           "tuned: chance of a sideways rebuild after a failed improving one (0.3)"),
+    # paper preset only
+    Option("crossover", str, None, "paper: region-exchange (default) or uniform",
+           ("region_exchange", "uniform")),
+    Option("region", str, None, "paper: region of the exchange, corners (default) or "
+           "corner-size", ("corners", "corner_size")),
+    Option("fitness", str, None, "paper: edges+areas (default) or edges"),
+    Option("layout", str, None, "paper: frame (frame pieces stay on the frame, default) or free",
+           ("free", "frame")),
+    Option("repair", str, None, "paper: thesis (deadlock tagging and repairs) or off (default)",
+           ("thesis", "off")),
+    Option("repair_threshold", positive_int, None,
+           "paper, --repair thesis: generations without a better best before tagging (20)"),
+    Option("repair_lower", fraction, None,
+           "paper, --repair thesis: how much the threshold drops per check (0.1)"),
+)
 
 
 def _operators(names: tuple[str, ...]):
@@ -178,7 +204,14 @@ def _operators(names: tuple[str, ...]):
     return conv
 
 
-def _option(p: dict, name: str, conv, expected: str, default):
+def _option(p: dict, name: str, default):
+    """The option as its table reads it, else the preset's `default`."""
+    val = OPTIONS.value(p, name)
+    return default if val is None else val
+
+
+def _listed(p: dict, name: str, conv, expected: str, default):
+    """A comma list (--operators, --fitness) parsed, else the preset's `default`."""
     return engine.convert(p, name, conv, expected) if name in p else default
 
 
@@ -199,38 +232,24 @@ def _only(p: dict, names: tuple[str, ...], preset: str) -> None:
 def _paper_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> NiangEncoding:
     p = opts.params
     _only(p, TUNED_OPTIONS, "paper")
-    ops = _option(p, "operators", _operators(PAPER_MUTATIONS),
+    ops = _listed(p, "operators", _operators(PAPER_MUTATIONS),
                   "a comma list of " + ", ".join(PAPER_MUTATIONS), o["operators"])
-    cross = _option(p, "crossover", engine._choice("region_exchange", "uniform"),
-                    "region-exchange or uniform", o["crossover"])
-    region = _option(p, "region", engine._choice("corners", "corner_size"),
-                     "corners or corner-size", o["region"])
-    terms = _option(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
-    layout = _option(p, "layout", engine._choice("free", "frame"), "free or frame", o["layout"])
-    repair = _option(p, "repair", engine._choice("thesis", "off"), "thesis or off", o["repair"])
+    terms = _listed(p, "fitness", _terms, "edges+areas or edges", o["fitness"])
+    cross, region, layout, repair = (_option(p, k, o[k]) for k in
+                                     ("crossover", "region", "layout", "repair"))
     settings = None
     if repair == "thesis":
-        settings = {
-            "threshold": _option(p, "repair_threshold", engine._positive_int,
-                                 "a positive integer", o["repair_threshold"]),
-            "lower": _option(p, "repair_lower", engine._fraction, "a fraction in [0, 1]",
-                             o["repair_lower"]),
-        }
+        settings = {"threshold": _option(p, "repair_threshold", o["repair_threshold"]),
+                    "lower": _option(p, "repair_lower", o["repair_lower"])}
     return NiangEncoding(inst, opts.fix, ops, cross, region, terms, layout, settings)
 
 
 def _tuned_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> EdgeEncoding:
     p = opts.params
     _only(p, PAPER_OPTIONS, "tuned")
-    uniform = _option(p, "uniform_rate", engine._fraction, "a fraction in [0, 1]",
-                      o["uniform_rate"])
-    iters = _option(p, "tabu_iterations", engine._count, "an integer >= 0", o["tabu_iterations"])
-    tenure = _option(p, "tabu_tenure", engine._positive_int, "a positive integer",
-                     o["tabu_tenure"])
-    ops = _option(p, "operators", _operators(MUTATIONS), "a comma list of " + ", ".join(MUTATIONS),
+    ops = _listed(p, "operators", _operators(MUTATIONS), "a comma list of " + ", ".join(MUTATIONS),
                   o["operators"])
-    lns = _option(p, "lns_moves", engine._count, "an integer >= 0", o["lns_moves"])
-    side = _option(p, "sideways", engine._fraction, "a fraction in [0, 1]", o["sideways"])
+    uniform, iters, tenure, lns, side = (_option(p, k, o[k]) for k in TUNED_OPTIONS)
     return EdgeEncoding(inst, opts.fix, ops, uniform, iters, tenure, lns, side)
 
 

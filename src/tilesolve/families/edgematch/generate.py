@@ -14,6 +14,7 @@ import random
 
 from ...core import squaregrid as sq
 from ...core.errors import InputError
+from ...core.options import Option, Options, count
 from ...core.result import Solution
 from .model import EdgeInstance, format_instance
 
@@ -92,35 +93,35 @@ def generate(
 MAX_SIDE = 64  # four times the official 16x16; the planted board is built in memory
 
 
-def _int(opts: dict, key: str, default: int | None) -> int | None:
-    if key not in opts:
-        return default
-    try:
-        return int(opts.pop(key))
-    except ValueError:
-        raise InputError(f"--{key.replace('_', '-')} expects an integer") from None
+OPTIONS = Options(
+    Option("size", int, None, "a square board's side (or --width and --height)"),
+    Option("width", int, None, "columns (default: --size)"),
+    Option("height", int, None, "rows (default: --size)"),
+    Option("frame_colours", int, None, "colours on the frame joins (default: by board size)"),
+    Option("inner_colours", int, None, "colours on the inner joins (default: by board size)"),
+    Option("patterns", int, None, "one palette of this many colours for every join (instead "
+           "of frame and inner colours)"),
+    Option("fixed", count, 0, "pieces fixed in place on the planted board"),
+    Option("solution", str, None, "also write the planted solution to this file"),
+)
 
 
 def generate_text(seed: int = 0, **opts: str) -> str:
     """CLI entry: --size N or --width W --height H, --frame-colours, --inner-colours, or
     --patterns P (one palette for every join), --fixed K, --solution FILE (also write the
     planted solution)."""
-    size = _int(opts, "size", None)
-    width = _int(opts, "width", size)
-    height = _int(opts, "height", size)
+    o = OPTIONS.validate(opts, "generate edgematch")
+    size = o.get("size")
+    width, height = o.get("width", size), o.get("height", size)
     if width is None or height is None:
         raise InputError("generate edgematch needs --size N or --width W --height H")
     if not (2 <= width <= MAX_SIDE and 2 <= height <= MAX_SIDE):
         raise InputError(f"board {width}x{height} out of range; expected sides 2..{MAX_SIDE}")
-    fc = _int(opts, "frame_colours", None)
-    ic = _int(opts, "inner_colours", None)
-    fixed = _int(opts, "fixed", 0) or 0
-    patterns = _int(opts, "patterns", None)
+    fc, ic, fixed, patterns = o.get("frame_colours"), o.get("inner_colours"), o["fixed"], \
+        o.get("patterns")
     if patterns is not None and (fc is not None or ic is not None):
         raise InputError("--patterns replaces --frame-colours and --inner-colours; give one")
-    sol_path = opts.pop("solution", None)
-    if opts:
-        raise InputError(f"unknown option(s) for edgematch: {', '.join('--' + k for k in opts)}")
+    sol_path = o.get("solution")
     inst, planted = generate(width, height, fc, ic, seed, fixed, patterns)
     if sol_path:
         from pathlib import Path

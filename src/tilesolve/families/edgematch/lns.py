@@ -31,7 +31,9 @@ from ortools.graph.python import linear_sum_assignment
 from ortools.sat.python import cp_model
 
 from ...core import squaregrid as sq
+from ...core.options import Option, Options, fraction, non_negative, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from .breakscan import BREAK_OPTIONS
 from .model import EdgeInstance
 
 CLASSES = ("corner", "border", "inner")
@@ -412,8 +414,16 @@ def improve(board: Board, sol: Solution, rng: np.random.Generator, *,
 
 
 # --- the backend (`--backend lns --objective matches`) ----------------------------------------
-PARAMS = ("breaks", "break_from", "region_time", "assign_share", "rows_share", "start_time",
-          "patience")
+OPTIONS = Options(
+    BREAK_OPTIONS,
+    Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
+    Option("assign_share", fraction, None, "share of moves that reassign scattered inner "
+           "pieces optimally (0.7)"),
+    Option("rows_share", fraction, None, "share of moves that search rows again (0.05)"),
+    Option("start_time", non_negative, None,
+           "s of break search for the start board (default: a tenth of the limit, at most 20)"),
+    Option("patience", seconds, None, "CPU s without a gain that end a descent (10)"),
+)
 KICK = 12  # cells shuffled by a kick when a descent has stalled; 4 more per failed kick
 KICK_MAX = 36
 SLACK = 2  # a descent's board replaces the base when at most this far below it

@@ -17,12 +17,20 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
 from . import breakscan, ga, lns
 from .model import EdgeInstance
 
-PARAMS = (*ga.PARAMS, "memetic_every", "memetic_seconds", "seeds", "breaks", "break_from")
+OPTIONS = Options(
+    ga.OPTIONS,
+    engine.preset_option(ga.PRESETS, "tuned"),
+    breakscan.BREAK_OPTIONS,
+    Option("memetic_every", positive_int, None, "generations between LNS repairs (5)"),
+    Option("memetic_seconds", seconds, None, "s per LNS repair of the best board (5)"),
+    Option("seeds", count, None, "break-search boards seeding the population (2)"),
+)
 SEED_SECONDS = 3.0  # break search per seeding board
 
 
@@ -59,7 +67,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
     t0, cpu0 = time.perf_counter(), time.process_time()
     # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
-    ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.PARAMS}}
+    ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.OPTIONS}}
     enc, cfg = ga.build(inst, replace(opts, params=ga_params))
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)

@@ -19,12 +19,12 @@ from ...backends import milp as runner
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import EdgeInstance
 from .placements import Placement, PlacementTable
 
-PARAMS = ("solver", "no_symmetry")  # extra command-line options this backend accepts
+OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 
 
 def var_name(pl: Placement) -> str:

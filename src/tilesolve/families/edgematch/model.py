@@ -15,6 +15,7 @@ from pathlib import Path
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.family import Family
+from ...core.options import Option, Options
 from ...core.report import Report
 from ...core.result import Solution
 from ...core.textfile import Record, read_text, records, strict_int
@@ -460,12 +461,12 @@ def verify(inst: EdgeInstance, sol: Solution, objective: str | None = None) -> R
 class EdgeMatchFamily(Family):
     name = "edgematch"
     objectives = ("matches",)
-    instance_params = ("clues",)
+    options = Options(Option("clues", bool, False, "official Eternity II set: fix the four clue "
+                             "pieces as well as the start piece"))
     objective_counts = {"matches": "matched joins"}
 
     def legend(self, instance) -> str:
         return "piece/rot: piece number (file order, from 1) / clockwise quarter turns"
-
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
         6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so
@@ -476,10 +477,7 @@ class EdgeMatchFamily(Family):
 
     def prepare(self, instance, params) -> EdgeInstance:
         """`--clues`: on the official set, the four clue pieces are fixed as well."""
-        raw = str(params.get("clues", "false")).lower()
-        if raw not in ("true", "false", "on", "off", "1", "0", "yes", "no"):
-            raise InputError(f"--clues is a switch (on or off), got {raw!r}")
-        if raw in ("true", "on", "1", "yes"):
+        if self.options.value(params, "clues"):
             from .official import apply_rules, is_official
 
             if not is_official(instance):

@@ -25,8 +25,9 @@ import numpy as np
 
 from ...backends import search as runner
 from ...core import squaregrid as sq
+from ...core.options import NO_SYMMETRY, Options
 from ...core.result import Outcome, Solution, SolveOptions
-from .breakscan import placement_rows
+from .breakscan import BREAK_OPTIONS, placement_rows
 from .model import EdgeInstance
 
 try:
@@ -34,9 +35,10 @@ try:
 except ImportError:  # no compiler at install time: the Python loop below takes over
     _rowscan = None
 
-PARAMS = ("no_symmetry", "restart", "engine", "breaks", "break_from")  # command-line options
 OPEN, SCAN, BACK = 0, 1, 2
 RESTART_UNIT = 200_000  # nodes in a Luby restart unit (--restart 0: never restart)
+OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
+                  BREAK_OPTIONS)
 
 
 class RowscanTables:
@@ -214,9 +216,7 @@ def _restart(opts: SolveOptions) -> int:
 
 
 def _no_symmetry(opts: SolveOptions) -> bool:
-    from ...core.options import switch
-
-    return switch(opts.params, "no_symmetry", False)
+    return OPTIONS.value(opts.params, "no_symmetry")
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:

@@ -21,6 +21,8 @@ from .model import HidatoInstance
 from .placements import Placements
 from .unique import count_solutions
 
+OPTIONS = runner.OPTIONS  # the solver; the model itself has no options
+
 PAIRWISE_UP_TO = 6  # at-most-one lists this short are cheapest as pairwise clauses
 
 

@@ -18,12 +18,16 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.limits import built
+from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
 from .unique import count_solutions
 
 MODELS = ("position", "boolean", "circuit")
+OPTIONS = Options(Option("model", str, "boolean", "boolean: a literal per number and cell; "
+                         "position: the cell of each number; circuit: a path of arcs "
+                         "(AddCircuit)"))
 
 
 class HidatoPosition:

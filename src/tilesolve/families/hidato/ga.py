@@ -26,12 +26,9 @@ import dataclasses
 import numpy as np
 
 from ...backends import ga as engine
-from ...core.errors import InputError
-from ...core.options import parse_switch
+from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import HidatoInstance
-
-PARAMS = (*engine.ENGINE_PARAMS, "rts", engine.PRESET_PARAM)
 
 PAPER = engine.GAConfig(
     population=250,
@@ -73,6 +70,11 @@ PRESETS = {
         ),
     ),
 }
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS),
+    Option("rts", bool, True, "restricted tournament selection; off: the preset's plain GA"),
+)
 
 
 class HidatoEncoding:
@@ -215,13 +217,9 @@ def pmx(p1: list[int], p2: list[int], lo: int, hi: int) -> list[int]:
 
 def config(opts: SolveOptions) -> engine.GAConfig:
     """The preset's engine settings, `--rts off` applied, then explicit engine parameters."""
-    unknown = sorted(set(opts.params) - set(PARAMS) - {"cpsat"})
-    if unknown:
-        raise InputError(f"unknown option(s) for the hidato GA: "
-                         f"{', '.join('--' + k.replace('_', '-') for k in unknown)}")
     preset = engine.choose_preset(PRESETS, opts.params)
     cfg = preset.config
-    if "rts" in opts.params and not engine.convert(opts.params, "rts", parse_switch, "on or off"):
+    if not OPTIONS.value(opts.params, "rts"):
         cfg = dataclasses.replace(cfg, **preset.options["without_rts"])
     return engine.apply_params(cfg, opts.params)
 

@@ -21,6 +21,7 @@ import random
 
 from ...backends import cpsat as runner
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, positive_int
 from ...core.result import Solution, SolveOptions, Status
 from .cpsat import HidatoBoolean
 from .model import MAX_CELLS, SHAPES, Cell, HidatoInstance, adjacent_cells, format_instance, layout
@@ -187,21 +188,19 @@ def generate(
     return inst, planted, stats
 
 
-def _opt(opts: dict, key: str, default, kind=int):
-    if key not in opts:
-        return default
-    raw = opts.pop(key)
-    if kind is bool:
-        if raw.lower() in ("true", "yes", "1"):
-            return True
-        if raw.lower() in ("false", "no", "0"):
-            return False
-        raise InputError(f"--{key.replace('_', '-')} expects true or false, got {raw!r}")
-    try:
-        return kind(raw)
-    except ValueError:
-        name = key.replace("_", "-")
-        raise InputError(f"--{name} expects {kind.__name__}, got {raw!r}") from None
+OPTIONS = Options(
+    Option("cells", positive_int, None, "numbers on the board (default: every slot of the "
+           "board; fewer than the slots make holes)"),
+    Option("shape", str, "hex", "the board's shape", SHAPES),
+    Option("side", int, None, "hex: the hexagon's side (default: the smallest for --cells)"),
+    Option("width", int, None, "square: columns (with --height)"),
+    Option("height", int, None, "square: rows (with --width)"),
+    Option("givens", count, 0, "stop removing givens at this many (0: as few as uniqueness "
+           "allows)"),
+    Option("keep_ends", bool, True, "keep 1 and the last number as givens"),
+    Option("mix", float, 20.0, "backbite moves per cell that shuffle the planted path"),
+    Option("solution", str, None, "also write the planted solution to this file"),
+)
 
 
 def _slots(dims: tuple[int, ...] | None) -> int:
@@ -217,17 +216,10 @@ def generate_text(seed: int = 0, **opts: str) -> str:
     """CLI entry: --cells N [--shape hex|square] (or --side S / --width W --height H, with
     --cells fewer than the slots making holes), --givens K (stop removing at K givens),
     --keep-ends true|false, --mix F (backbite moves per cell), --solution FILE."""
-    shape = str(opts.pop("shape", "hex")).lower()
-    cells = _opt(opts, "cells", None)
-    side = _opt(opts, "side", None)
-    width = _opt(opts, "width", None)
-    height = _opt(opts, "height", None)
-    target = _opt(opts, "givens", 0)
-    keep_ends = _opt(opts, "keep_ends", True, bool)
-    mix = _opt(opts, "mix", 20.0, float)
-    sol_path = opts.pop("solution", None)
-    if opts:
-        raise InputError(f"unknown option(s) for hidato: {', '.join('--' + k for k in opts)}")
+    o = OPTIONS.validate(opts, "generate hidato")
+    shape, cells, side, width, height = o["shape"], o.get("cells"), o.get("side"), \
+        o.get("width"), o.get("height")
+    target, keep_ends, mix, sol_path = o["givens"], o["keep_ends"], o["mix"], o.get("solution")
     dims: tuple[int, ...] | None = None
     if side is not None:
         if shape != "hex":

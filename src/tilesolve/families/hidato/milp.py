@@ -18,6 +18,8 @@ from .model import HidatoInstance
 from .placements import Placements
 from .unique import count_solutions
 
+OPTIONS = runner.OPTIONS  # the solver; the model itself has no options
+
 
 def _sum(variables) -> pulp.LpAffineExpression:
     return pulp.LpAffineExpression((v, 1) for v in variables)

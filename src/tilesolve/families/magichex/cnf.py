@@ -20,11 +20,11 @@ from pysat.formula import IDPool
 
 from ...backends import cnf as runner
 from ...core.limits import built
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .model import Cell, MagicHexInstance
 
-PARAMS = ("solver", "no_symmetry")
+OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 TRUE, FALSE = "T", "F"
 
 

@@ -25,14 +25,20 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.limits import built
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Option, Options, seconds, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
 from .search_order import cell_order
 from .tabu import tabu_search
 
 STRATEGIES = ("auto", "fixed", "tabu")
-PARAMS = ("strategy", "tabu_seconds", "no_symmetry")  # extra command-line options
+OPTIONS = Options(
+    Option("strategy", str, None, "auto: CP-SAT alone; fixed: a fixed search order; tabu: a "
+           "tabu search's board as the hint (default: tabu from order 4, else auto)", STRATEGIES),
+    Option("tabu_seconds", seconds, None, "--strategy tabu: s of tabu search (default: 0.8 of "
+           "the limit, else 60)"),
+    NO_SYMMETRY,
+)
 
 
 class MagicHexCpsat:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import post_ea
 from .model import MagicHexInstance
@@ -64,8 +65,19 @@ PRESETS = {
     ),
 }
 PAPER_OPTIONS = ("population", "generations", "evaluations", "p_cand", "mutate")
-FAMILY_PARAMS = ("candidates", "swaps", "polish", "p_cand", "mutate")
-PARAMS = (*engine.ENGINE_PARAMS, engine.PRESET_PARAM, *FAMILY_PARAMS)
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS, "paper; tuned when the portfolio asks for CBGI"),
+    # tuned preset
+    Option("candidates", positive_int, None, "tuned: parents per generation, at most the "
+           "population (20)"),
+    Option("swaps", positive_int, None, "tuned: swaps per mutation (2)"),
+    Option("polish", count, None, "tuned: tabu steps on each child (2000)"),
+    # paper preset
+    Option("p_cand", fraction, None, "paper: share of the population kept as candidates (0.0925)"),
+    Option("mutate", str, None, "paper: mutate all clones or only the candidates' (all)",
+           MUTATE_ROWS),
+)
 
 
 class MagicHexEncoding:
@@ -144,15 +156,10 @@ class MagicHexEncoding:
         return res.values
 
 
-def family_int(opts: SolveOptions, name: str, default: int, low: int) -> int:
-    raw = opts.params.get(name, default)
-    try:
-        val = int(raw)
-    except (TypeError, ValueError):
-        raise InputError(f"bad value {raw!r} for --{name}; expected an integer >= {low}") from None
-    if val < low:
-        raise InputError(f"bad value {raw!r} for --{name}; expected an integer >= {low}")
-    return val
+def given(opts: SolveOptions, name: str, default):
+    """The option as its table reads it, else the preset's `default`."""
+    val = OPTIONS.value(opts.params, name)
+    return default if val is None else val
 
 
 def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
@@ -164,7 +171,7 @@ def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
 def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, int]:
     """The tuned preset's engine settings, swaps and polish steps."""
     cfg = engine.apply_params(preset.config, opts.params)
-    cand = family_int(opts, "candidates", preset.options["candidates"], 1)
+    cand = given(opts, "candidates", preset.options["candidates"])
     if cand > cfg.population:
         raise InputError(f"--candidates ({cand}) cannot exceed --population ({cfg.population})")
     share = cand / cfg.population
@@ -172,14 +179,14 @@ def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, 
         cfg = replace(cfg, truncation=share)
     if "elitism" not in opts.params:
         cfg = replace(cfg, elitism=share)
-    swaps = family_int(opts, "swaps", preset.options["swaps"], 1)
-    polish = family_int(opts, "polish", preset.options["polish"], 0)
+    swaps = given(opts, "swaps", preset.options["swaps"])
+    polish = given(opts, "polish", preset.options["polish"])
     return budgeted(cfg, opts), swaps, polish
 
 
 def check_options(opts: SolveOptions, preset: engine.Preset, accepted) -> None:
     other = sorted(k for k in opts.params
-                   if k in PARAMS and k not in accepted and k not in ("preset", "cbgi_link"))
+                   if k in OPTIONS and k not in accepted and k not in ("preset", "cbgi_link"))
     if other:
         flags = ", ".join("--" + k.replace("_", "-") for k in other)
         raise InputError(f"{flags} not used by --preset {preset.name}; it takes "
@@ -190,13 +197,8 @@ def paper_settings(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GA
     """The post's settings: (budgets and p_size, n_candidates, every clone mutated)."""
     check_options(opts, preset, PAPER_OPTIONS)
     cfg = budgeted(engine.apply_params(preset.config, opts.params), opts)
-    p_cand = engine.convert({"p_cand": opts.params.get("p_cand", preset.options["p_cand"])},
-                            "p_cand", float, "a fraction in [0, 1]")
-    if not 0 <= p_cand <= 1:
-        raise InputError(f"bad value {p_cand!r} for --p-cand; expected a fraction in [0, 1]")
-    mutate = str(opts.params.get("mutate", preset.options["mutate"])).lower()
-    if mutate not in MUTATE_ROWS:
-        raise InputError(f"bad value {mutate!r} for --mutate; expected all or candidates")
+    p_cand = given(opts, "p_cand", preset.options["p_cand"])
+    mutate = given(opts, "mutate", preset.options["mutate"])
     return cfg, post_ea.candidate_count(cfg.population, p_cand), mutate == "all"
 
 
@@ -226,7 +228,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
         return fixed_board(inst)
     if preset.name == "paper":
         return solve_paper(inst, opts, preset)
-    check_options(opts, preset, (*engine.ENGINE_PARAMS, "candidates", "swaps", "polish"))
+    check_options(opts, preset, (*engine.ENGINE_OPTIONS.names(), "candidates", "swaps", "polish"))
     cfg, swaps, polish = config(opts, preset)
     enc = MagicHexEncoding(inst, swaps, polish)
     seeds = engine.hint_seeds(enc, opts.hint)

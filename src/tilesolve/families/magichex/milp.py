@@ -18,11 +18,11 @@ import pulp
 
 from ...backends import milp as runner
 from ...core.limits import built
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
 
-PARAMS = ("solver", "no_symmetry")
+OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 
 
 class MagicHexMilp:

@@ -17,12 +17,12 @@ import random
 from bisect import bisect_left, insort
 
 from ...backends import search as runner
-from ...core.options import switch
+from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import MagicHexInstance
 from .search_order import cell_order
 
-PARAMS = ("no_symmetry", "restart")
+OPTIONS = Options(NO_SYMMETRY, runner.restart_option(0))
 
 
 class LineSearch:
@@ -149,7 +149,7 @@ class LineSearch:
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     symmetry = not (opts.fix or switch(opts.params, "no_symmetry", False))
-    restart = int(opts.params.get("restart", 0) or 0)
+    restart = OPTIONS.value(opts.params, "restart")
     if opts.fix:
         inst = fixed_instance(inst, opts.fix)
     out = runner.run(lambda seed: LineSearch(inst, seed, symmetry), opts, restart=restart)

@@ -28,6 +28,7 @@ from ...backends import cnf as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
+from ...core.options import Options
 from ...core.result import Outcome, Solution, SolveOptions
 from .lazy import (
     Table,
@@ -39,9 +40,9 @@ from .lazy import (
     violations,
 )
 from .model import TantrixInstance
-from .region import Layout, choice_option, export_layout, solve_on_layouts
+from .region import RADIUS, SHORT_LOOPS, Layout, choice_option, export_layout, solve_on_layouts
 
-PARAMS = ("solver", "radius", "c7_c9")
+OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS)
 OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
 OBJECTIVE_REFUSAL = (
     "the longest-piece score needs one connected piece per colour picked among optional "

@@ -26,11 +26,13 @@ from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
+from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from . import cpsat_walk
 from .model import TantrixInstance
 from .region import (
+    RADIUS,
     Layout,
     candidate_colours,
     covering_colour,
@@ -39,7 +41,14 @@ from .region import (
     solve_on_layouts,
 )
 
-PARAMS = ("radius", "model", "hint")  # extra command-line options
+OPTIONS = Options(
+    RADIUS,
+    Option("model", str, "auto", "auto, cells or walk. cells: a placement per cell; walk: the "
+           "tiles as a walk (free shapes, goals of fixed distinct colours); auto: walk for free "
+           "shapes with a line goal"),
+    Option("hint", str, None, "--objective longest: a board file (same cells) as the solver's "
+           "hint"),
+)
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 
 

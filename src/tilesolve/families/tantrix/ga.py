@@ -30,7 +30,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
-from ...core.options import parse_switch
+from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .downing_growth import (
     PYRAMID_ORDERS,
@@ -43,10 +43,7 @@ from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
 from .model import FAMILY, TantrixInstance, verify
 
-OWN_PARAMS = ("preset", "fitness", "bit_mutation", "inversion", "bin_swap", "restarts",
-              "swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
 PAPER_ONLY = ("swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
-PARAMS = (*engine.ENGINE_PARAMS, *OWN_PARAMS)
 
 PAPER = engine.Preset(
     name="paper",
@@ -119,6 +116,28 @@ TUNED = engine.Preset(
     ),
 )
 PRESETS = {"paper": PAPER, "tuned": TUNED}
+OPTIONS = Options(
+    engine.ENGINE_OPTIONS,
+    engine.preset_option(PRESETS),
+    Option("fitness", str, None, "sum or max of the colour terms (default: the preset's, by "
+           "puzzle)", ("sum", "max")),
+    Option("bit_mutation", fraction, None, "chance per gene of a bit flip (paper 0.01)"),
+    Option("inversion", fraction, None, "chance of inverting a run of move genes (paper 0.02, "
+           "tuned 0.1)"),
+    Option("bin_swap", fraction, None, "chance of swapping priorities within an arc-kind bin "
+           "(0.2)"),
+    Option("restarts", count, None, "fresh runs after a failed one (default: paper 0, tuned "
+           "while the budget lasts)"),
+    # paper preset only
+    Option("swaps", positive_int, None, "paper: most priority swaps per bin swap (3)"),
+    Option("k_cyc", float, None, "paper: weight of closed loops in the fitness (default: by "
+           "puzzle)"),
+    Option("holes", str, None, "paper: count holes as open cells or as regions (cells)",
+           ("cells", "regions")),
+    Option("pyramid_focal", bool, None, "paper: the focal-arc rule on pyramids (off)"),
+    Option("pyramid_order", str, None, "paper: pyramid cell order (rows)", PYRAMID_ORDERS),
+    Option("pyramid_skip", bool, None, "paper: skip a pyramid cell no tile fits (off)"),
+)
 DEFAULTS = TUNED.config
 
 
@@ -234,69 +253,45 @@ class TantrixEncoding:
         return pop
 
 
-def _fraction(params: dict, name: str, default: float) -> float:
-    if name not in params:
-        return default
-    return engine.convert(params, name, engine._fraction, "a fraction in [0, 1]")
+def _option(params: dict, name: str, default):
+    """The option as its table reads it, else `default` (the preset's)."""
+    val = OPTIONS.value(params, name)
+    return default if val is None else val
 
 
 def _paper_encoding(inst: TantrixInstance, params: dict, opt: dict) -> DowningEncoding:
     base = paper_weights(inst)
-    mode = engine.convert(params, "fitness", engine._choice("sum", "max"), "sum or max") \
-        if "fitness" in params else base.mode
-    k_cyc = engine.convert(params, "k_cyc", float, "a number") if "k_cyc" in params \
-        else base.k_cyc
-    holes = engine.convert(params, "holes", engine._choice("cells", "regions"),
-                           "cells or regions") if "holes" in params else opt["holes"]
-    swaps = engine.convert(params, "swaps", engine._positive_int, "a positive integer") \
-        if "swaps" in params else opt["swaps"]
+    weights = Weights(mode=_option(params, "fitness", base.mode),
+                      k_cyc=_option(params, "k_cyc", base.k_cyc),
+                      holes=_option(params, "holes", opt["holes"]))
     return DowningEncoding(
         inst,
-        Weights(mode=mode, k_cyc=k_cyc, holes=holes),
-        bit_mutation=_fraction(params, "bit_mutation", opt["bit_mutation"]),
-        inversion=_fraction(params, "inversion", opt["inversion"]),
-        bin_swap=_fraction(params, "bin_swap", opt["bin_swap"]),
-        swaps=swaps,
-        pyramid=_pyramid_reading(params, opt),
+        weights,
+        bit_mutation=_option(params, "bit_mutation", opt["bit_mutation"]),
+        inversion=_option(params, "inversion", opt["inversion"]),
+        bin_swap=_option(params, "bin_swap", opt["bin_swap"]),
+        swaps=_option(params, "swaps", opt["swaps"]),
+        pyramid=PyramidReading(*(_option(params, k, opt[k]) for k in
+                                 ("pyramid_order", "pyramid_focal", "pyramid_skip"))),
     )
-
-
-def _pyramid_reading(params: dict, opt: dict) -> PyramidReading:
-    def flag(name: str) -> bool:
-        return engine.convert(params, name, parse_switch, "on or off") if name in params \
-            else opt[name]
-
-    order = engine.convert(params, "pyramid_order", engine._choice(*PYRAMID_ORDERS),
-                           " or ".join(PYRAMID_ORDERS)) \
-        if "pyramid_order" in params else opt["pyramid_order"]
-    return PyramidReading(order, flag("pyramid_focal"), flag("pyramid_skip"))
 
 
 def _tuned_encoding(inst: TantrixInstance, params: dict, opt: dict) -> TantrixEncoding:
     given = sorted(p for p in PAPER_ONLY if p in params)
     if given:
         raise InputError(f"--{given[0].replace('_', '-')} applies to --preset paper only")
-    mode = engine.convert(params, "fitness", engine._choice("sum", "max"), "sum or max") \
-        if "fitness" in params else opt["fitness"]
-    bit = _fraction(params, "bit_mutation", -1.0)
     return TantrixEncoding(
         inst,
-        fitness=mode,
-        bit_mutation=None if bit < 0 else bit,
-        inversion=_fraction(params, "inversion", opt["inversion"]),
-        bin_swap=_fraction(params, "bin_swap", opt["bin_swap"]),
+        fitness=_option(params, "fitness", opt["fitness"]),
+        bit_mutation=_option(params, "bit_mutation", None),
+        inversion=_option(params, "inversion", opt["inversion"]),
+        bin_swap=_option(params, "bin_swap", opt["bin_swap"]),
     )
 
 
 def configure(inst: TantrixInstance, opts: SolveOptions):
     """The preset, encoding, engine configuration and restart cap from opts.params."""
     params = opts.params
-    unknown = sorted(set(params) - set(PARAMS) - {"cpsat", "solver"})
-    if unknown:
-        flags = ", ".join("--" + u.replace("_", "-") for u in unknown)
-        raise InputError(f"unknown option(s) {flags} for the tantrix GA; expected "
-                         + ", ".join("--" + p.replace("_", "-") for p in sorted(PARAMS)
-                                     if p != "cbgi_link"))
     preset = engine.choose_preset(PRESETS, params)
     base = preset.config
     if preset is PAPER:  # Downing's budget for this kind of puzzle
@@ -306,8 +301,7 @@ def configure(inst: TantrixInstance, opts: SolveOptions):
     else:
         enc = _tuned_encoding(inst, params, preset.options)
     cfg = engine.apply_params(base, params)
-    restarts = engine.convert(params, "restarts", engine._count, "an integer >= 0") \
-        if "restarts" in params else preset.options["restarts"]
+    restarts = _option(params, "restarts", preset.options["restarts"])
     return preset, enc, cfg, restarts
 
 

@@ -45,6 +45,7 @@ from ...backends import milp as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
+from ...core.options import Option, Options, auto_switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .lazy import (
     Table,
@@ -59,6 +60,8 @@ from .lazy import (
 from .milp_kino_uno import C2_FORMS, KinoUnoMilp, check_setting
 from .model import TantrixInstance
 from .region import (
+    RADIUS,
+    SHORT_LOOPS,
     Layout,
     choice_option,
     covering_colour,
@@ -67,7 +70,6 @@ from .region import (
     solve_on_layouts,
 )
 
-PARAMS = ("solver", "radius", "euler", "short", "model", "c2", "c6", "c7_c9")
 OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
 OBJECTIVE_REFUSAL = (
     "the longest-piece score needs one connected piece per colour picked among optional "
@@ -75,6 +77,19 @@ OBJECTIVE_REFUSAL = (
     "sound bound on a stopped run); use cpsat, search or ga"
 )
 MODELS = ("ours", "kino-uno")
+OPTIONS = Options(
+    Option("solver", str, None, "cbc or highs (default: highs on fixed boards, cbc on free "
+           "shapes)", runner.SOLVERS),
+    RADIUS,
+    Option("euler", auto_switch, None, "Euler's rows for a connected, hole-free cluster (default: "
+           "on for free shapes)"),
+    Option("short", auto_switch, None, "a loop through every tile has at least 2n - 3 shared "
+           "pairs (default: on)"),
+    Option("model", str, "ours", "ours, or kino-uno: the paper's own rows", MODELS),
+    Option("c2", str, "c2prime", "--model kino-uno: the paper's C2 or C2'", C2_FORMS),
+    Option("c6", str, "on", "--model kino-uno: the paper's C6", ("on", "off")),
+    SHORT_LOOPS,
+)
 
 
 def _tag(*cells) -> str:
@@ -82,12 +97,9 @@ def _tag(*cells) -> str:
 
 
 def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
-    from ...core.options import FALSE, TRUE
-
-    val = str(opts.params.get(name, "auto")).lower()
-    if val not in ("auto", *TRUE, *FALSE):
-        raise InputError(f"--{name} expects on, off or auto, got {val!r}")
-    return default if val == "auto" else val in TRUE
+    """An on/off/auto option; auto (or none) is `default`."""
+    val = OPTIONS.value(opts.params, name)
+    return default if val is None else val
 
 
 class TantrixMilp:

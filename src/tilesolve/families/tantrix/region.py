@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.options import Option
 from ...core.result import Outcome, SolveOptions, Status
 from . import catalogue as cat
 from .model import TantrixInstance, goal_colour_options
@@ -118,18 +119,24 @@ def first_radius(inst: TantrixInstance) -> int:
     return min(r, free_radius_limit(inst))
 
 
+def cells_radius(value: object) -> int:
+    """a whole number of cells (at least 1)"""
+    val = int(str(value))
+    if val < 1:
+        raise ValueError(value)
+    return val
+
+
+RADIUS = Option("radius", cells_radius, None, "free shapes: the radius of the hexagon to start "
+                "from, grown while the solver proves no fit (default: about twice as many "
+                "cells as tiles)")
+SHORT_LOOPS = Option("c7_c9", str, "on", "Kino & Uno's C7-C9: no loop of 3, 4 or 5 tiles",
+                     ("on", "off"))
+
+
 def radius_option(opts: SolveOptions) -> int | None:
     """`--radius R`: the hexagon to start from (grown while the solver proves no fit)."""
-    raw = opts.params.get("radius")
-    if raw is None:
-        return None
-    try:
-        val = int(raw)
-    except ValueError:
-        raise InputError(f"--radius expects a whole number of cells, got {raw!r}") from None
-    if val < 1:
-        raise InputError(f"--radius must be at least 1, got {val}")
-    return val
+    return RADIUS.convert(opts.params.get("radius"))
 
 
 def export_layout(inst: TantrixInstance, opts: SolveOptions) -> tuple[Layout, list[str]]:
@@ -151,11 +158,7 @@ def export_layout(inst: TantrixInstance, opts: SolveOptions) -> tuple[Layout, li
 
 def choice_option(opts: SolveOptions, name: str, choices: tuple[str, ...], default: str) -> str:
     """`--name VALUE` checked against its choices (one line naming them when it is not)."""
-    val = str(opts.params.get(name, default)).lower()
-    if val not in choices:
-        raise InputError(f"--{name.replace('_', '-')} expects one of {', '.join(choices)}, "
-                         f"got {val!r}")
-    return val
+    return Option(name, str, default, choices=choices).convert(opts.params.get(name, default))
 
 
 def solve_on_layouts(inst: TantrixInstance, opts: SolveOptions,

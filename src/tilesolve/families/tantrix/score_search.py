@@ -28,14 +28,20 @@ from dataclasses import dataclass
 
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.options import Option, Options, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from .model import TantrixInstance, goal_colour_options
 from .region import score_board
 
 Hex = hx.Hex
-PARAMS = ("window", "patience", "steps", "refill_nodes")
-DEFAULTS = {"window": 7, "patience": 300, "steps": 20_000, "refill_nodes": 4_000}
+OPTIONS = Options(
+    Option("window", positive_int, 7, "--objective longest: cells a step takes out and refills"),
+    Option("patience", positive_int, 300, "--objective longest: steps without a better score "
+           "before a kick"),
+    Option("steps", positive_int, 20_000, "--objective longest: steps when there is no -t"),
+    Option("refill_nodes", positive_int, 4_000, "--objective longest: node cap of one refill"),
+)
 FILL_NODES = 5_000  # nodes of one first-fill attempt before it restarts with a new order
 COLOUR = {c: i for i, c in enumerate(cat.COLOURS)}
 
@@ -211,7 +217,7 @@ class ScoreSearch:
         self.t = Tables.build(inst)
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.p = {k: _int_param(opts, k) for k in DEFAULTS}
+        self.p = {k: _int_param(opts, k) for k in OPTIONS.names()}
         self.order = sorted(range(len(self.t.cells)),
                             key=lambda i: (self.t.cells[i][1], self.t.cells[i][0]))
         self.steps = self.kicks = self.nodes = 0
@@ -313,15 +319,7 @@ def _late(deadline: float | None, opts: SolveOptions) -> bool:
 
 
 def _int_param(opts: SolveOptions, name: str) -> int:
-    raw = opts.params.get(name, DEFAULTS[name])
-    try:
-        val = int(raw)
-    except (TypeError, ValueError):
-        raise InputError(f"--{name.replace('_', '-')} expects a whole number, got {raw!r}") \
-            from None
-    if val < 1:
-        raise InputError(f"--{name.replace('_', '-')} must be at least 1, got {val}")
-    return val
+    return OPTIONS.value(opts.params, name)
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:

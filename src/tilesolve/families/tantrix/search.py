@@ -41,6 +41,7 @@ import numpy as np
 from ...backends import search as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
+from ...core.options import Options
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from . import linewalk, score_search
@@ -53,9 +54,9 @@ try:
 except ImportError:  # no compiler at install time: the Python loop below takes over
     _loopscan = None
 
-PARAMS = ("restart", "engine", *score_search.PARAMS)  # extra command-line options
 OBJECTIVES = ("longest",)  # Downing's score, by the anytime search of `score_search`
 RESTART_UNIT = 5_000  # nodes in a Luby restart unit (--restart 0: never restart)
+OPTIONS = Options(runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION, score_search.OPTIONS)
 OPEN, SCAN, RESUME = 0, 1, 2
 HANDLES = (
     "the search backend handles free-shape puzzles: a single loop through every tile, or goals "
