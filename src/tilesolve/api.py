@@ -112,11 +112,17 @@ class Puzzle:
         sol = None if solution is None else self._solution(solution)
         return draw(self._family, self.instance, sol, path)
 
-    def export(self, path: str | Path, to: str = "cnf", objective: str | None = None) -> str:
-        """Write the model as `tilesolve export` does: DIMACS CNF (`cnf`), `lp` or `mps`,
-        with its variable map in `PATH.map.json`; returns a one-line size description."""
+    def export(self, path: str | Path, to: str = "cnf", objective: str | None = None,
+               **model_options: Any) -> str:
+        """Write the model as `tilesolve export` does: DIMACS CNF (`cnf`), `lp` or `mps` (the
+        MILP), `cpsat` (a CpModelProto) or `mzn` (MiniZinc model and data), with its variable
+        map in `PATH.map.json`; `model_options` shape the model as the command line's
+        `--name value` do. Returns a one-line description of what was written."""
+        from .backends.export import export as write_model
+
         self._family.check_objective(objective)
-        return self._family.module("export").export(self.instance, to, path, objective)
+        params = {k: _option_text(v) for k, v in model_options.items()}
+        return write_model(self._family, self.instance, to, path, objective, params)
 
     def _solution(self, solution: Mapping | str | Path) -> Solution:
         if isinstance(solution, str | Path):

@@ -318,9 +318,9 @@ def generate(
     options = _extra_options(ctx.args)
     solution = options.get("solution")  # the planted solution's file, when asked for
     text = fam.module("generate").generate_text(seed=seed, **options)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text)
-    _wrote(output, *([solution] if solution else []))
+    from .core.textfile import write_text_atomic
+
+    _wrote(write_text_atomic(output, text), *([solution] if solution else []))
 
 
 EXPORT_HELP = (

@@ -142,6 +142,7 @@ def write_atomic(path: str | Path, write) -> None:
     import tempfile
 
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)  # `-o out/board.txt` in a fresh checkout
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
     os.close(fd)
     umask = os.umask(0)
@@ -153,3 +154,9 @@ def write_atomic(path: str | Path, write) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """`write_atomic` for a text: the file appears whole or not at all; returns its path."""
+    write_atomic(path, lambda tmp: tmp.write_text(text))
+    return Path(path)

@@ -16,6 +16,7 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, count
 from ...core.result import Solution
+from ...core.textfile import write_text_atomic
 from .model import EdgeInstance, format_instance
 
 # size -> (frame colours, inner colours), square boards, after Brendan Owen's "hardest" sets
@@ -124,11 +125,10 @@ def generate_text(seed: int = 0, **opts: str) -> str:
     sol_path = o.get("solution")
     inst, planted = generate(width, height, fc, ic, seed, fixed, patterns)
     if sol_path:
-        from pathlib import Path
 
         from .model import FAMILY
 
-        Path(sol_path).write_text(FAMILY.format_solution(inst, planted))
+        write_text_atomic(sol_path, FAMILY.format_solution(inst, planted))
     fcn, icn = len(inst.frame_colours()), len(inst.inner_colours())
     palette = f"{patterns} patterns on every join" if patterns is not None else \
         f"{fcn} frame / {icn} inner colours"
