@@ -15,6 +15,7 @@ from rich.table import Table
 from .core.errors import InputError
 from .core.family import get_family, load_instance
 from .core.result import SolveOptions
+from .core.textfile import write_atomic
 
 app = typer.Typer(
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
@@ -156,6 +157,7 @@ def solve(
 
     Extra `--name value` options go to the backend (GA parameters, e.g. --population 500).
     """
+    from .core import interrupt
     from .core.solve import solve_file
 
     if time_limit is not None and not 0 < time_limit < math.inf:
@@ -174,6 +176,7 @@ def solve(
         params=_extra_options(ctx.args),
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
+        stop=interrupt.STOP,
     )
     if solver is not None:
         opts.params["solver"] = solver
@@ -201,7 +204,6 @@ def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | Non
                    render: Path | None, write_best: bool) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
     of a run that found none (then the file says so). Files appear whole or not at all."""
-    from .core.textfile import write_atomic
 
     if result.solution is None or not (result.verified or write_best):
         return
@@ -307,7 +309,7 @@ def generate(
     fam = get_family(family)
     text = fam.module("generate").generate_text(seed=seed, **_extra_options(ctx.args))
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text)
+    write_atomic(output, lambda tmp: tmp.write_text(text))
     out.print(f"wrote {output}")
 
 
@@ -341,7 +343,7 @@ def render_cmd(
         )
     family, inst = load_instance(instance, fmt)
     sol = family.read_solution(inst, solution) if solution else None
-    family.module("render").render(inst, sol, output)
+    write_atomic(output, lambda tmp: family.module("render").render(inst, sol, tmp))
     out.print(f"wrote {output}")
 
 
@@ -410,13 +412,16 @@ def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError |
 
 
 def main() -> None:
+    from .core import interrupt
+
     as_json = _json_requested(sys.argv[1:])
+    interrupt.install()
     try:
         code = app(standalone_mode=False)
     except InputError as exc:
         _fail(2, "bad-input", str(exc), as_json, exc)
     except (typer.Abort, KeyboardInterrupt):
-        _fail(130, "interrupted", "interrupted", as_json)
+        _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
     except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # usage errors
             if not as_json:
@@ -428,4 +433,6 @@ def main() -> None:
         if os.environ.get("TILESOLVE_DEBUG"):
             raise
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
+    if interrupt.received:  # typer turns the KeyboardInterrupt into a bare exit 130
+        _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
     sys.exit(code if isinstance(code, int) else 0)
