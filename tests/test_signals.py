@@ -64,3 +64,22 @@ def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
         assert '"status": "interrupted"' in out
     assert wait_gone(tag) == []
     assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
+    from tilesolve.core.textfile import write_atomic
+
+    target = tmp_path / "board.txt"
+    target.write_text("old board\n")
+
+    def half_then_ctrl_c(tmp: Path) -> None:
+        tmp.write_text("half a bo")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, half_then_ctrl_c)
+    assert target.read_text() == "old board\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+    write_atomic(target, lambda tmp: tmp.write_text("new board\n"))
+    assert target.read_text() == "new board\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]

@@ -60,6 +60,9 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
+    # the time.monotonic() a solve's clock starts from, when not the solve's own start: the
+    # command line gives its process's start, so Python's start-up counts against -t
+    clock_from: float | None = field(default=None, repr=False, compare=False)
     # when the clock of time_limit started (time.monotonic()): set by solve_file and the
     # portfolio's lanes as a solve begins, so the limit covers reading and model building;
     # None (options made by hand, or copied with dataclasses.replace): it starts whenever
@@ -67,7 +70,7 @@ class SolveOptions:
     started: float | None = field(default=None, init=False, repr=False, compare=False)
 
     def start_clock(self) -> None:
-        self.started = time.monotonic()
+        self.started = time.monotonic() if self.clock_from is None else self.clock_from
 
     def remaining(self) -> float | None:
         """Seconds of time_limit left (never negative); None without a limit."""

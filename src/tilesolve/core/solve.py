@@ -12,7 +12,13 @@ from .result import Outcome, SolveOptions, SolveResult, Status
 
 def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """Run one backend (not the portfolio) and return its unverified outcome."""
-    mod = family.backend_module(backend)
+    from .limits import OutOfTime, building, out_of_time
+
+    try:
+        with building(opts):  # importing OR-Tools took 0.8 CPU s (pandas with it), PuLP 0.3 s
+            mod = family.backend_module(backend)
+    except OutOfTime:
+        return out_of_time()
     accepted = getattr(mod, "PARAMS", None)  # backends that list their options get them checked
     if accepted is not None:
         unknown = sorted(set(opts.params) - set(accepted) - {"cpsat"} -
@@ -140,6 +146,11 @@ def solve_file(
 ) -> SolveResult:
     opts = replace(opts)  # a private copy whose clock starts now: reading counts
     opts.start_clock()
+    if opts.clock_from is not None and opts.time_limit is not None:  # a command line's run
+        from .limits import finish_reserve
+
+        # the solvers stop this much earlier, so that the process ends by the limit
+        opts.time_limit -= finish_reserve(opts.clock_from, opts.time_limit)
     family, instance = load_instance(path, fmt)
     if backend is None:  # the family's own optimisers race for an objective, else CP-SAT
         backend = "portfolio" if opts.objective and family.objective_backends(instance) \

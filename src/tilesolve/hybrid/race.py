@@ -153,6 +153,7 @@ class Race:
         """Last resort (atexit, second Ctrl-C): no waiting, no messages."""
         if self.closed:
             return
+        _stop_forking()
         for ln in self.lanes.values():
             with contextlib.suppress(Exception):
                 ln.stop.set()
@@ -192,6 +193,17 @@ def _deferred_sigint():
             signal.signal(sig, handler)
     if caught and old[caught[0]] != signal.SIG_IGN:
         signal.raise_signal(caught[0])  # now to the handler it was meant for
+
+
+def _stop_forking() -> None:
+    """Kill the forkserver, so that no lane starts after this: a lane forked while the
+    process ended found the race's semaphores gone and printed a traceback."""
+    from multiprocessing import forkserver
+
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    if pid:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _signal_group(pid: int | None, sig: int) -> None:
