@@ -257,7 +257,6 @@ def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | Non
                    render: Path | None, write_best: bool) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
     of a run that found none (then the file says so). Files appear whole or not at all."""
-
     if result.solution is None or not (result.verified or write_best):
         return
     family, inst = load_instance(instance, fmt)

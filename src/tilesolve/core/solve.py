@@ -12,10 +12,16 @@ from .result import Outcome, SolveOptions, SolveResult, Status
 
 def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """Run one backend (not the portfolio) and return its unverified outcome."""
+    from contextlib import nullcontext
+
     from .limits import OutOfTime, building, out_of_time
 
+    # importing OR-Tools took 0.8 CPU s (pandas with it), PuLP 0.3 s; only a command line's
+    # run may cut an import short, as its process ends with the solve (a half-imported
+    # package would fail the next solve of a longer-lived process)
+    guard = building(opts) if opts.clock_from is not None else nullcontext()
     try:
-        with building(opts):  # importing OR-Tools took 0.8 CPU s (pandas with it), PuLP 0.3 s
+        with guard:
             mod = family.backend_module(backend)
     except OutOfTime:
         return out_of_time()
