@@ -71,5 +71,5 @@ def test_shipped_instances_pass_the_precheck():
 def test_matches_objective_skips_the_count(cli, tmp_path):
     path = tmp_path / "odd.txt"
     path.write_text(CASES["edgematch_odd_colour"][0])
-    r = cli("solve", path, "--objective", "matches", "-t", "5", "--json", "--threads", "1")
+    r = cli("solve", path, "--objective", "matches", "-t", "10", "--json", "--threads", "1")
     assert r.returncode == 0 and json.loads(r.stdout)["status"] in ("solved", "feasible")
