@@ -52,19 +52,27 @@ def tagged_processes(tag: str) -> list[int]:
     return pids
 
 
-def wait_gone(tag: str, patience: float = 10.0) -> list[int]:
+def wait_gone(tag: str, patience: float = 60.0) -> list[int]:
     """The tagged processes still alive after waiting up to `patience` seconds."""
+    wait_for(lambda: not tagged_processes(tag), patience, 0.2)
+    return tagged_processes(tag)
+
+
+def wait_for(condition, patience: float = 120.0, step: float = 0.1) -> bool:
+    """Poll `condition()` until it is true or `patience` seconds have passed (a loaded
+    machine can take many times longer than an idle one: never a fixed sleep)."""
     end = time.monotonic() + patience
-    left = tagged_processes(tag)
-    while left and time.monotonic() < end:
-        time.sleep(0.2)
-        left = tagged_processes(tag)
-    return left
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(step)
+    return True
 
 
-def popen_cli(*args: str, tag: str) -> subprocess.Popen:
-    """Start `tilesolve ARGS...` in its own session, its processes tagged in the environment."""
-    env = {**os.environ, "TILESOLVE_TEST_TAG": tag}
+def popen_cli(*args: str, tag: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start `tilesolve ARGS...` in its own session, its processes tagged in the environment
+    (`env`: extra variables)."""
+    env = {**os.environ, **(env or {}), "TILESOLVE_TEST_TAG": tag}
     return subprocess.Popen(
         [sys.executable, "-m", "tilesolve", *args], cwd=ROOT, env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

@@ -103,8 +103,10 @@ def test_generate_refuses_sizes_beyond_memory(cli, tmp_path, family, args, words
 def test_out_and_render_write_solutions_only_unless_asked(cli, tmp_path):
     big = INSTANCES / "e2_16x16.txt"
     out, png = tmp_path / "best.txt", tmp_path / "best.png"
-    args = ["solve", big, "--backend", "ga", "-t", "1", "--population", "20", "-o", out,
-            "--render", png]
+    # a GA run of two generations (not a short -t: Python's start-up counts against -t and
+    # alone can use a second on a busy machine) ends as a timeout with a best board
+    args = ["solve", big, "--backend", "ga", "--generations", "2", "--population", "20",
+            "-o", out, "--render", png]
     r = cli(*args)
     assert r.returncode == 4 and not out.exists() and not png.exists()
     r = cli(*args, "--write-best")

@@ -6,12 +6,11 @@ import json
 import multiprocessing as mp
 import os
 import signal
-import time
 import uuid
 from pathlib import Path
 
 import pytest
-from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_gone
+from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_for, wait_gone
 
 from tilesolve.bench import size_of
 from tilesolve.core.errors import InputError
@@ -85,23 +84,22 @@ def test_short_time_limit_ends_with_no_process_left_behind():
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 4, err  # timeout
     data = json.loads(out)
-    assert data["status"] == "timeout" and data["stats"]["winner"] is None
-    assert set(data["stats"]["backends"]) == {"cpsat", "sat", "milp"}
+    assert data["status"] == "timeout" and data["stats"].get("winner") is None
+    if "backends" in data["stats"]:  # else the limit's watchdog answered (a loaded machine)
+        assert set(data["stats"]["backends"]) == {"cpsat", "sat", "milp"}
     assert wait_gone(tag) == []
 
 
 def test_ctrl_c_stops_every_process():
     tag = uuid.uuid4().hex
     proc = popen_cli("solve", "instances/e2_8x8.txt", "--backend", "portfolio",
-                      "--backends", "cpsat,sat", "--time-limit", "60", tag=tag)
+                      "--backends", "cpsat,sat", "--time-limit", "60", "--json", tag=tag)
     # wait until the lanes run (the CLI plus at least two children), then Ctrl-C the group
-    end = time.monotonic() + 30
-    while len(tagged_processes(tag)) < 3 and time.monotonic() < end:
-        time.sleep(0.1)
-    time.sleep(0.5)
+    assert wait_for(lambda: len(tagged_processes(tag)) >= 3)
     os.killpg(proc.pid, signal.SIGINT)
-    _out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err  # typer turns Ctrl-C into exit 130
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err  # 128 + SIGINT, as a shell reports it
+    assert json.loads(out)["status"] == "interrupted"
     assert wait_gone(tag) == []
 
 

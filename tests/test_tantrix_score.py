@@ -127,7 +127,7 @@ def test_cli_reports_feasible_with_the_checkers_score(tmp_path):
 
 @pytest.mark.parametrize("backend", ["milp", "sat"])
 def test_milp_and_sat_refuse_the_objective_in_one_line(backend):
-    proc = run_cli("solve", LOOP56, "-b", backend, "--objective", "longest", "-t", "5")
+    proc = run_cli("solve", LOOP56, "-b", backend, "--objective", "longest", "-t", "60")
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and f"not supported by the {backend} backend" in lines[0]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
+import time
 from enum import Enum
 from pathlib import Path
 
@@ -161,6 +163,8 @@ def solve(
     Extra `--name value` options go to the backend (GA parameters, e.g. --population 500);
     `tilesolve options BACKEND` lists them.
     """
+    from .core import interrupt
+    from .core.limits import process_start
     from .core.solve import solve_file
 
     opts = SolveOptions(
@@ -174,10 +178,14 @@ def solve(
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
         progress=False if quiet else None,
+        clock_from=process_start(),
+        stop=interrupt.STOP,
     )
     opts.check()
     if solver is not None:
         opts.params["solver"] = solver
+    if time_limit is not None and islands is None:
+        _guard_limit(instance, backend.value if backend else None, opts, as_json)
     if islands is None and scheduler is not None:
         raise InputError("--scheduler runs islands; add --islands N")
     if islands is not None:
@@ -189,6 +197,7 @@ def solve(
         result = solve_islands(str(instance), opts, islands, scheduler, fmt)
     else:
         result = solve_file(instance, backend.value if backend else None, opts, fmt)
+    ANSWERING.acquire()  # from here the answer is ours to give, not the watchdog's
     if out_file or render:
         _write_outputs(result, instance, fmt, out_file, render, write_best)
     if as_json:
@@ -196,6 +205,52 @@ def solve(
     else:
         _print_result(result)
     raise typer.Exit(result.status.exit_code)
+
+
+# held by whoever prints the answer: the main thread (re-entrant: an error while it writes
+# the answer is reported by it too) or the watchdog; never both, so one JSON object
+ANSWERING = threading.RLock()
+
+
+def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_json: bool) -> None:
+    """A quarter of the limit's allowance after it, a run that has not begun to answer is
+    ended with a timeout by a watchdog (core.limits.watchdog); the rest is for ending the
+    process (lanes killed, CBC and its files removed by their watchers): half of the 1 s of
+    `-t 5` was not enough at 1-2% of a core (6.1-6.2 s in 2 of 26 runs)."""
+    from .core.limits import allowance, watchdog
+    from .core.result import SolveResult, Status
+
+    limit = opts.time_limit
+    start = opts.clock_from
+
+    def expire() -> None:
+        if not ANSWERING.acquire(blocking=False):
+            return  # the solve is printing its answer
+        res = SolveResult(str(instance), _family_named(instance), backend or "cpsat",
+                          Status.TIMEOUT, False, time.monotonic() - start, seed=opts.seed,
+                          stats={"stopped": "the time limit ran out before the solver stopped"})
+        if as_json:
+            print(json.dumps(res.to_json()))
+        else:
+            _print_result(res)
+        _leave(Status.TIMEOUT.exit_code)
+
+    watchdog(start + limit + allowance(limit) / 4, expire)
+
+
+def _family_named(instance: Path) -> str:
+    """The family an instance file names in its header (edgematch for a bare `W H` one)."""
+    from .core.family import FAMILY_NAMES
+
+    try:
+        with open(instance, encoding="utf-8-sig", errors="replace") as fh:
+            for line in fh:
+                words = line.split("#")[0].split()
+                if words:
+                    return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
+    except OSError:
+        pass
+    return "edgematch"
 
 
 def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | None,
@@ -461,6 +516,7 @@ def _json_requested(argv: list[str]) -> bool:
 
 def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError | None = None):
     """One line on stderr; with --json also the one JSON object on stdout, then exit."""
+    ANSWERING.acquire()
     prefix = {"bad-input": "error: ", "error": "internal error: "}.get(status, "")
     err.print(prefix + message, highlight=False, markup=False)
     if as_json:
@@ -468,26 +524,48 @@ def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError |
         if exc is not None:
             obj.update(error=exc.message, file=exc.path, line=exc.line)
         print(json.dumps(obj))
-    sys.exit(code)
+    _leave(code)
 
 
 def main() -> None:
+    from .core import interrupt
+
     as_json = _json_requested(sys.argv[1:])
+    interrupt.install()
     try:
         code = app(standalone_mode=False)
     except InputError as exc:
         _fail(2, "bad-input", str(exc), as_json, exc)
     except (typer.Abort, KeyboardInterrupt):
-        _fail(130, "interrupted", "interrupted", as_json)
+        _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
     except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):  # usage errors
             if not as_json:
                 exc.show()
-                sys.exit(2)
+                _leave(2)
             _fail(2, "bad-input", exc.format_message(), as_json)
         import os
 
         if os.environ.get("TILESOLVE_DEBUG"):
             raise
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
-    sys.exit(code if isinstance(code, int) else 0)
+    if interrupt.received:  # typer turns the KeyboardInterrupt into a bare exit 130
+        _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
+    _leave(code if isinstance(code, int) else 0)
+
+
+def _leave(code: int) -> None:
+    """End the process now: the atexit hooks run (lanes, CBC's watchers, multiprocessing's
+    folder), the interpreter's teardown of OR-Tools, NumPy and PuLP does not: it took 2 s of
+    wall past the printed result under `-t 5` at a load of 19. main() is the entry point of
+    the process; nothing after it would run anyway."""
+    import atexit
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    atexit._run_exitfuncs()
+    os._exit(code)

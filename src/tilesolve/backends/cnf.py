@@ -41,6 +41,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
 from ..core.errors import InputError
+from ..core.interrupt import SignalStop
 from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from .stopwatch import Watcher
@@ -80,7 +81,8 @@ def solver_name(opts: SolveOptions) -> str:
             "`tilesolve export INSTANCE --to cnf -o FILE.cnf` and solve it with "
             f"scripts/dimacs_solve.py --solver {name}"
         )
-    if name in UNLIMITED and (opts.time_limit is not None or opts.stop is not None):
+    interruptible = opts.stop is not None and not isinstance(opts.stop, SignalStop)
+    if name in UNLIMITED and (opts.time_limit is not None or interruptible):
         raise InputError(f"SAT solver {name} cannot be time-limited; choose another --solver")
     return name
 

@@ -74,6 +74,9 @@ class SolveOptions:
     # command line's default); False by default, so library calls and benchmarks stay silent
     progress: bool | None = False
     on_report: Callable[[dict], None] | None = None  # listener of report() (core.progress)
+    # the time.monotonic() a solve's clock starts from, when not the solve's own start: the
+    # command line gives its process's start, so Python's start-up counts against -t
+    clock_from: float | None = field(default=None, repr=False, compare=False)
     # when the clock of time_limit started (time.monotonic()): set by solve_file and the
     # portfolio's lanes as a solve begins, so the limit covers reading and model building;
     # None (options made by hand, or copied with dataclasses.replace): it starts whenever
@@ -93,7 +96,7 @@ class SolveOptions:
             raise InputError(f"--threads must be 0 (all cores) or positive, got {self.threads}")
 
     def start_clock(self) -> None:
-        self.started = time.monotonic()
+        self.started = time.monotonic() if self.clock_from is None else self.clock_from
 
     def remaining(self) -> float | None:
         """Seconds of time_limit left (never negative); None without a limit."""

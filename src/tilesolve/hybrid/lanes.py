@@ -15,7 +15,8 @@ a CpModel cannot be pickled) and gets messages back on one queue:
 and, for the GA, a control queue the other way: ("release", partial).
 
 A child ignores SIGINT (the parent coordinates Ctrl-C), leads its own process group (so a
-kill reaches a solver binary it started, e.g. CBC), and stops by itself when its parent dies.
+kill reaches a solver binary it started, e.g. CBC), and stops by itself when the process
+running the race dies.
 """
 
 from __future__ import annotations
@@ -55,17 +56,50 @@ class LaneSpec:
     stream: bool = False  # forward improving solutions (opts.on_solution) to the parent
     cbgi: bool = False  # connect the GA's converged-gene reports and releases
     deadline: float | None = None  # wall clock (time.time()) by which the answer is due
+    owner: int = field(default_factory=os.getpid)  # the process that runs the race
+
+
+def alive(pid: int) -> bool:
+    """Is `pid` running (not gone, not a zombie its parent has yet to reap)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            stat = fh.read()
+        return stat[stat.rfind(")") + 2 :][:1] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
 
 
 class LaneStop:
-    """The lane's stop request: the parent's Event, or the parent having died."""
+    """The lane's stop request: the race's Event, or the process running the race having died.
 
-    def __init__(self, event) -> None:
+    A lane's parent is the forkserver, not the process running the race, and the forkserver
+    outlives it: after a kill -9 of a portfolio run, lanes that watched their parent kept
+    solving at full CPU (still after 87 s). The owner is watched instead.
+    """
+
+    def __init__(self, event, owner: int) -> None:
         self.event = event
-        self.parent = os.getppid()
+        self.owner = owner
+        self._gone = False
+        self._looked = 0.0
+
+    def orphaned(self) -> bool:
+        now = time.monotonic()
+        if not self._gone and now - self._looked >= POLL:  # solvers poll is_set() often
+            self._looked = now
+            self._gone = not alive(self.owner)
+        return self._gone
 
     def is_set(self) -> bool:
-        return self.event.is_set() or os.getppid() != self.parent
+        return self.event.is_set() or self.orphaned()
 
 
 def _detach() -> None:
@@ -80,7 +114,7 @@ def _orphan_guard(stop: LaneStop, grace: float = 5.0) -> None:
     """If the parent dies, the solver gets `grace` seconds to notice the stop, then we exit."""
 
     def loop() -> None:
-        while os.getppid() == stop.parent:
+        while not stop.orphaned():
             time.sleep(0.2)
         time.sleep(grace)
         os._exit(1)
@@ -157,7 +191,7 @@ def complete(family_backend, instance, opts: SolveOptions, hint: Solution, limit
 def main(spec: LaneSpec, stop_event, out, ctrl) -> None:
     """Process entry point (module level so spawn can find it)."""
     _detach()
-    stop = LaneStop(stop_event)
+    stop = LaneStop(stop_event, spec.owner)
     _orphan_guard(stop)
     t0 = time.perf_counter()
     try:

@@ -17,11 +17,17 @@ import signal
 import time
 import weakref
 from dataclasses import dataclass
+from multiprocessing import util as mp_util
 from typing import Any
 
+from ..core import scratch
+from ..core.interrupt import SIGNALS
 from . import lanes
 
 _LIVE: weakref.WeakSet = weakref.WeakSet()  # every race not yet shut down, for atexit
+
+
+_TEMP_WATCH: list = []  # the watcher of multiprocessing's temporary folder, once started
 
 
 def _context():
@@ -30,7 +36,15 @@ def _context():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["tilesolve.hybrid.lanes"])  # lanes fork with it imported
+    _watch_temp_folder()
     return ctx
+
+
+def _watch_temp_folder() -> None:
+    """multiprocessing removes its folder (the forkserver's socket) at our exit, not after
+    a kill -9: then a watcher process does (core.scratch)."""
+    if not _TEMP_WATCH:
+        _TEMP_WATCH.append(scratch.watch(mp_util.get_temp_dir()))
 
 
 @dataclass
@@ -139,12 +153,17 @@ class Race:
         """Last resort (atexit, second Ctrl-C): no waiting, no messages."""
         if self.closed:
             return
+        _stop_forking()
+        alive = []
         for ln in self.lanes.values():
             with contextlib.suppress(Exception):
                 ln.stop.set()
             if ln.process.is_alive():
                 _signal_group(ln.process.pid, signal.SIGKILL)
-                ln.process.join(1.0)
+                alive.append(ln)
+        end = time.monotonic() + 0.5  # reaping only: a killed lane cannot answer any more
+        for ln in alive:  # (a second each overran -t 5 by 1-2 s under load)
+            ln.process.join(max(0.0, end - time.monotonic()))
         self._close()
 
     def _close(self) -> None:
@@ -161,19 +180,34 @@ class Race:
 
 @contextlib.contextmanager
 def _deferred_sigint():
-    """Hold a Ctrl-C that arrives while a child starts; raise it once the start is done."""
-    caught = []
+    """Hold a Ctrl-C (or SIGTERM, SIGHUP) that arrives while a child starts; pass it on to
+    the handler it was meant for once the start is done."""
+    caught: list[int] = []
+    old: dict[int, Any] = {}
     try:
-        old = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+        for sig in SIGNALS:
+            old[sig] = signal.signal(sig, lambda signum, _f: caught.append(signum))
     except ValueError:  # not the main thread: nothing to defer
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old)
-    if caught:
-        raise KeyboardInterrupt
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    if caught and old[caught[0]] != signal.SIG_IGN:
+        signal.raise_signal(caught[0])  # now to the handler it was meant for
+
+
+def _stop_forking() -> None:
+    """Kill the forkserver, so that no lane starts after this: a lane forked while the
+    process ended found the race's semaphores gone and printed a traceback."""
+    from multiprocessing import forkserver
+
+    pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+    if pid:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _signal_group(pid: int | None, sig: int) -> None:

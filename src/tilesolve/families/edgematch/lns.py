@@ -444,9 +444,10 @@ def kick(board: Board, sol: Solution, rng: np.random.Generator, size: int = KICK
     return board.solution(pcs, rts)
 
 
-def start_board(inst: EdgeInstance, opts: SolveOptions, seconds: float) -> Solution:
+def start_board(inst: EdgeInstance, opts: SolveOptions, seconds: float,
+                end: float | None = None) -> Solution | None:
     """The hint when it is a complete board, else the break search's best within `seconds`
-    (any board at all if that finds none)."""
+    (any board at all if that finds none; None if not even that by `end`, a perf_counter())."""
     from . import breakscan
 
     if opts.hint and len(opts.hint) == inst.width * inst.height:
@@ -458,7 +459,9 @@ def start_board(inst: EdgeInstance, opts: SolveOptions, seconds: float) -> Solut
     if res.board is not None:
         return res.board
     anything = breakscan.Schedule(inst.width * inst.height * 2, 0)
-    return breakscan.search(inst, anything, opts.seed, node_limit=10 ** 7, fix=opts.fix).board
+    left = None if end is None else max(0.0, end - time.perf_counter())
+    return breakscan.search(inst, anything, opts.seed, node_limit=10 ** 7, fix=opts.fix,
+                            time_limit=left, stop=opts.stopped).board
 
 
 def _number(params: dict, name: str, default: float, lo: float, hi: float) -> float:
@@ -487,7 +490,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         raise InputError("the lns backend maximises matched joins; add --objective matches")
     p = opts.params
     t0, cpu0 = time.perf_counter(), time.process_time()
-    limit = opts.time_limit
+    limit = opts.remaining()  # the process's start-up counted
     start_time = _number(p, "start_time", min(20.0, 0.1 * limit) if limit else 20.0, 0, 1e9)
     patience = _number(p, "patience", 10.0, 0.1, 1e9)
     region_time = _number(p, "region_time", 0.5, 0.01, 1e9)
@@ -495,7 +498,10 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     rows = _number(p, "rows_share", 0.05, 0.0, 1.0 - share)
     rng = np.random.default_rng(opts.seed)
     board = Board(inst, opts.fix)
-    best = start_board(inst, opts, start_time)
+    best = start_board(inst, opts, start_time, None if limit is None else t0 + limit)
+    if best is None:
+        return Outcome(Status.TIMEOUT, stats={"solver": "lns", "stopped": "no start board "
+                                              "within the limit"})
     best_score = board.score(*board.arrays(best))
     joins = len(board.joins)
     opts.offer(best, best_score, "hint" if best == opts.hint else "backtracker")

@@ -66,6 +66,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     seconds = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
     count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
     t0, cpu0 = time.perf_counter(), time.process_time()
+    left = opts.remaining()  # the process's start-up counted
+    end = None if left is None else t0 + left
     # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
     ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.OPTIONS}}
     enc, cfg = ga.build(inst, replace(opts, params=ga_params))
@@ -77,8 +79,6 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         if fit > shown[0]:
             shown[0] = fit
             opts.offer(sol, fit, source)
-
-    end = None if opts.time_limit is None else t0 + opts.time_limit
 
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
@@ -96,8 +96,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
               else "backtracker")
     ga_opts = replace(opts, params=ga_params,
                       on_solution=lambda s, f: offer(s, board.score(*board.arrays(s)), "ga"))
-    if opts.time_limit is not None:
-        ga_opts.time_limit = max(0.05, opts.time_limit - (time.perf_counter() - t0))
+    if end is not None:
+        ga_opts.time_limit = max(0.05, end - time.perf_counter())
     res = engine.evolve(enc, cfg, ga_opts, seeds=seeds)
     sol = enc.decode(res.best)
     score = board.score(*board.arrays(sol))

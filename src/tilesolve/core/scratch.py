@@ -1,0 +1,103 @@
+"""A private scratch folder for a solver binary that neither the folder nor the binary outlives.
+
+PuLP writes CBC's model, warm start and solution into files (68 MB of MPS for the 16x16
+edge-matching board) and waits on the binary without giving us a handle to it. Each solve
+gets its own folder; on the way out (an answer, an exception, Ctrl-C or SIGTERM turned into
+an exception) every process of ours whose command line names the folder is killed and the
+folder removed. When the solving process dies by SIGKILL, no code of it runs: a small
+watcher process, started with the folder, holds the read end of a pipe from it; the end of
+file tells the watcher the solver's owner is gone, and it does the same clean-up.
+
+Processes are found through /proc (Linux); elsewhere only the folder is removed.
+
+This file runs as the watcher script too (`python -I -S scratch.py`, the folder on its stdin,
+not on its command line, so that the watcher is not one of the folder's users), so it
+imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def users(folder: str) -> list[int]:
+    """Our processes (not this one) whose command line names `folder`."""
+    me, mine, needle = os.getpid(), os.getuid(), os.fsencode(folder)
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if entry.stat().st_uid != mine or int(entry.name) == me:
+                continue
+            if needle in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def kill_users(folder: str, sig: int = signal.SIGKILL) -> None:
+    """Stop the binaries working in `folder` (CBC ignores SIGINT; its answer is lost anyway)."""
+    for pid in users(folder):
+        with contextlib.suppress(OSError):
+            os.kill(pid, sig)
+
+
+def clean(folder: str) -> None:
+    kill_users(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def watch(folder: str) -> subprocess.Popen:
+    """A watcher that cleans `folder` once this process ends, however it ends: a process in
+    its own session (a Ctrl-C or a signal to our process group does not reach it) that waits
+    for the end of file on its stdin, whose write end only this process holds."""
+    watcher = subprocess.Popen(
+        [sys.executable, "-I", "-S", os.path.abspath(__file__)],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    watcher.stdin.write(os.fsencode(folder) + b"\n")
+    watcher.stdin.flush()
+    return watcher
+
+
+def release(watcher: subprocess.Popen) -> None:
+    """Let the watcher go now (it finds nothing left and exits)."""
+    watcher.stdin.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        watcher.wait(5)
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str) -> Iterator[str]:
+    """A fresh folder in the temporary directory, cleaned however this process ends."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    watcher = None
+    try:
+        watcher = watch(folder)
+        yield folder
+    finally:
+        clean(folder)
+        if watcher is not None:
+            release(watcher)
+
+
+def _watcher_main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    folder = os.fsdecode(sys.stdin.buffer.readline().rstrip(b"\n"))
+    while sys.stdin.buffer.read(4096):
+        pass
+    if folder:
+        clean(folder)
+
+
+if __name__ == "__main__":
+    _watcher_main()

@@ -1,0 +1,85 @@
+"""Ctrl-C, SIGTERM and a kill -9 of the command leave no process and no temporary file.
+
+Real runs of the command line: MILP with CBC working on its files, and the portfolio with an
+MILP and a CP-SAT lane. Each run is tagged in its environment (every process it starts
+inherits the tag) and gets its own temporary directory; after the signal, every tagged
+process must be gone and the directory empty. Waits poll with a generous patience.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import uuid
+from pathlib import Path
+
+import pytest
+from conftest import popen_cli, tagged_processes, wait_for, wait_gone
+
+# SIGINT goes to the whole process group, as a terminal's Ctrl-C does; the others to the
+# command alone, as `kill` does. The exit code is the shell's 128 + signal (-9: killed).
+SIGNALS = {"ctrl-c": (signal.SIGINT, 130), "sigterm": (signal.SIGTERM, 143),
+           "kill-9": (signal.SIGKILL, -9)}
+RUNS = {
+    "milp": ("--backend", "milp"),
+    "portfolio": ("--backend", "portfolio", "--backends", "cpsat,milp"),
+}
+
+
+def _names(tag: str) -> list[str]:
+    names = []
+    for pid in tagged_processes(tag):
+        try:
+            names.append(Path(f"/proc/{pid}/comm").read_text().strip())
+        except OSError:
+            continue
+    return names
+
+
+def _send(proc, sig: int) -> None:
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        os.kill(proc.pid, sig)
+
+
+@pytest.mark.parametrize("how", SIGNALS)
+@pytest.mark.parametrize("run", RUNS)
+def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
+    sig, code = SIGNALS[how]
+    tag = uuid.uuid4().hex
+    proc = popen_cli("solve", "instances/e2_8x8.txt", *RUNS[run], "--time-limit", "120",
+                     "--json", tag=tag, env={"TMPDIR": str(tmp_path)})
+    try:
+        # CBC runs on its model file: the moment with the most to clean up
+        assert wait_for(lambda: "cbc" in _names(tag)), proc.communicate(timeout=5)
+        assert any(tmp_path.iterdir())
+        _send(proc, sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == code, err
+    if sig != signal.SIGKILL:
+        assert '"status": "interrupted"' in out
+    assert wait_gone(tag) == []
+    assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
+    from tilesolve.core.textfile import write_atomic
+
+    target = tmp_path / "board.txt"
+    target.write_text("old board\n")
+
+    def half_then_ctrl_c(tmp: Path) -> None:
+        tmp.write_text("half a bo")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic(target, half_then_ctrl_c)
+    assert target.read_text() == "old board\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+    write_atomic(target, lambda tmp: tmp.write_text("new board\n"))
+    assert target.read_text() == "new board\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
