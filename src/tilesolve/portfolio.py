@@ -372,10 +372,16 @@ class Portfolio:
             new = self._side_name(backend, "adapt")
             self._start(new, backend, "race", 1, self.remaining(),
                         seed=self.opts.seed + 7919 * self.counter,
-                        hint=dict(self.best[1].solution))
+                        hint=self._best_board())
             self.adaptations.append({"at": round(self.now(), 3), "stopped": name,
                                      "started": new, "credited": donor,
                                      "gains_in_window": recent[donor]})
+
+    def _best_board(self) -> Solution:
+        """The best verified board as the family's Solution (results carry its JSON form);
+        an adaptive lane starts from it whatever its backend (a GA lane once failed on the
+        JSON form: 'too many values to unpack')."""
+        return self.family.solution_from_json(self.instance, self.best[1].solution, "<best>")
 
     def _start_hint(self, running: set) -> None:
         sol, fit = self.elite
