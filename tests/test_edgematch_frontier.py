@@ -1,4 +1,4 @@
-"""CP-SAT's rowscan branching and search hint, and the bench table of the hardest boards.
+"""CP-SAT's rowscan branching, and the rowscan board as a hint for CP-SAT and SAT.
 
 Correctness only: each variant solves small boards to a verified board, agrees with the
 default model that an impossible board is infeasible, and honours fixed pieces and hints.
@@ -13,12 +13,13 @@ import pytest
 from conftest import INSTANCES, run_cli
 
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.families.edgematch import cpsat, search
+from tilesolve.families.edgematch import cnf, cpsat, search
 from tilesolve.families.edgematch.model import read_instance, verify
 
-VARIANTS = {
-    "rowscan order": ["--order", "rowscan"],
-    "search hint": ["--presearch", "5"],
+VARIANTS = {  # name -> (backend, options)
+    "cpsat rowscan order": ("cpsat", ["--order", "rowscan"]),
+    "cpsat search hint": ("cpsat", ["--presearch", "5"]),
+    "sat search hint": ("sat", ["--presearch", "5"]),
 }
 IMPOSSIBLE_3X3 = """edgematch 3 3
 # the frame shows colour 1 inwards everywhere, the inner piece has only colour 2
@@ -42,9 +43,10 @@ def solve_json(*args: str) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("name", ["e2_4x4.txt", "e2_5x5.txt"])
-def test_cpsat_variants_solve_shipped_boards(variant, name):
-    code, data = solve_json(str(INSTANCES / name), "--backend", "cpsat", "--time-limit", "120",
-                            *VARIANTS[variant])
+def test_variants_solve_shipped_boards(variant, name):
+    backend, args = VARIANTS[variant]
+    code, data = solve_json(str(INSTANCES / name), "--backend", backend, "--time-limit", "120",
+                            *args)
     assert code == 0 and data["status"] == "solved" and data["verified"] is True
 
 
@@ -56,27 +58,29 @@ def test_search_hint_reaches_cpsat_as_a_complete_board():
     assert data["stats"]["solution_info"] == "complete_hint"
 
 
-@pytest.mark.parametrize("variant", [*VARIANTS, "default"])
-def test_cpsat_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):
+@pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default"])
+def test_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):
     path = tmp_path / "impossible.txt"
     path.write_text(IMPOSSIBLE_3X3)
-    code, data = solve_json(str(path), "--backend", "cpsat", "--time-limit", "60",
-                            *VARIANTS.get(variant, []))
+    backend, args = VARIANTS.get(variant, (variant.split()[0], []))
+    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60", *args)
     assert code == 3 and data["status"] == "infeasible" and data["solution"] is None
 
 
-@pytest.mark.parametrize("params", [{"order": "rowscan"}, {"presearch": "5"}])
-def test_cpsat_variants_honour_fix_and_hint(params):
+@pytest.mark.parametrize(("mod", "params"), [(cpsat, {"order": "rowscan"}),
+                                             (cpsat, {"presearch": "5"}),
+                                             (cnf, {"presearch": "5"})])
+def test_variants_honour_fix_and_hint(mod, params):
     inst = read_instance(INSTANCES / "e2_5x5.txt")
     known = search.solve(inst, SolveOptions(time_limit=60, threads=1)).solution
     partial = {cell: known[cell] for cell in [(1, 1), (1, 2), (4, 4)]}
     opts = SolveOptions(time_limit=60, threads=1, fix=partial, hint=known, params=params)
-    out = cpsat.solve(inst, opts)
+    out = mod.solve(inst, opts)
     assert out.status == Status.SOLVED and verify(inst, out.solution).ok
     assert all(out.solution[c] == pr for c, pr in partial.items())
     # a border piece fixed in an inner cell: no board
     opts = SolveOptions(time_limit=60, threads=1, fix={(2, 2): known[(0, 1)]}, params=params)
-    assert cpsat.solve(inst, opts).status == Status.INFEASIBLE
+    assert mod.solve(inst, opts).status == Status.INFEASIBLE
 
 
 @pytest.mark.parametrize(("args", "word"), [(["--order", "diagonal"], "--order"),

@@ -16,8 +16,6 @@ as a hint (on Brendan's hardest 7x7 CP-SAT alone finds nothing in 600 s, either 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ortools.sat.python import cp_model
 
 from ...backends import cpsat as runner
@@ -25,7 +23,8 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import switch
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
+from . import presearch
 from .model import EdgeInstance
 from .placements import PlacementTable
 
@@ -203,38 +202,10 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
     return compiled
 
 
-def presearch_seconds(opts: SolveOptions) -> float:
-    raw = opts.params.get("presearch", 0)
-    try:
-        val = float(raw)
-    except (TypeError, ValueError):
-        raise InputError(f"--presearch expects seconds, got {raw!r}") from None
-    if val < 0:
-        raise InputError(f"--presearch must be 0 (off) or positive seconds, got {val}")
-    return val
-
-
-def presearch(inst: EdgeInstance, opts: SolveOptions, seconds: float) -> Outcome | None:
-    """The rowscan search's result within `seconds` (one thread), or None when it found
-    nothing: a board becomes CP-SAT's hint, a finished tree is already a proof."""
-    from . import search
-
-    left = opts.remaining()
-    budget = seconds if left is None else min(seconds, left)
-    params = {k: v for k, v in opts.params.items() if k in search.PARAMS}
-    sub = replace(opts, time_limit=budget, threads=1, on_solution=None, params=params)
-    out = search.solve(inst, sub)
-    return out if out.status in (Status.SOLVED, Status.INFEASIBLE) else None
-
-
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
-    seconds = 0.0 if (opts.objective or opts.hint) else presearch_seconds(opts)
-    found = presearch(inst, opts, seconds) if seconds > 0 else None
-    if found is not None and found.status == Status.INFEASIBLE:
-        return Outcome(Status.INFEASIBLE, None, None, None, {"presearch": found.stats})
-    if found is not None:  # the search's board as the hint (this drops the symmetry pin)
-        started, opts = opts.started, replace(opts, hint=found.solution)
-        opts.started = started
+    opts, proof, pre = presearch.hinted(inst, opts)  # a hint drops the symmetry pin
+    if proof is not None:
+        return proof
     tuned = {} if opts.objective else search_params(opts.thread_count())
     tuned = {k: v for k, v in tuned.items() if k not in opts.params.get("cpsat", {})}
     if str(opts.params.get("order", "auto")).lower() == "rowscan":
@@ -242,8 +213,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     with building(opts):
         compiled = build(inst, opts)
     out = runner.run(compiled, opts, **tuned)
-    if seconds > 0:
-        out.stats["presearch"] = "board" if found is not None else "nothing"
+    if pre:
+        out.stats["presearch"] = pre
     return out
 
 
