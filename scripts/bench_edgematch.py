@@ -79,7 +79,7 @@ def run_one(instance: Path, spec: str, seed: int, limit: float, threads: int) ->
     row = {
         "instance": instance.name, "backend": spec, "seed": seed, "threads": threads,
         "status": "error", "verified": False, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
-        "solver_s": None, "nodes": None, "nodes_per_s": None,
+        "solver_s": None, "nodes": None, "nodes_per_s": None, "max_depth": None,
     }  # fmt: skip
     try:
         data = json.loads(proc.stdout)
@@ -93,6 +93,7 @@ def run_one(instance: Path, spec: str, seed: int, limit: float, threads: int) ->
         solver_s=data["seconds"],
         nodes=stats.get("nodes"),
         nodes_per_s=stats.get("nodes_per_s"),
+        max_depth=stats.get("max_depth"),  # the search's deepest cell: its progress on a timeout
     )
     return row
 

@@ -7,7 +7,10 @@ Speed is measured by scripts/bench_edgematch.py, never here.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import subprocess
+import sys
 
 import pytest
 from conftest import INSTANCES, run_cli
@@ -89,3 +92,32 @@ def test_variants_honour_fix_and_hint(mod, params):
 def test_cpsat_rejects_bad_options(args, word):
     proc = run_cli("solve", INSTANCES / "e2_4x4.txt", "--backend", "cpsat", *args)
     assert proc.returncode == 2 and word in proc.stderr
+
+
+def _bench_script():
+    path = INSTANCES.parent / "scripts" / "bench_edgematch.py"
+    spec = importlib.util.spec_from_file_location("bench_edgematch", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_backend_options_become_command_line_options():
+    bench = _bench_script()
+    assert bench.parse_backend("cpsat:presearch=5:no_symmetry") == (
+        "cpsat", ["--presearch", "5", "--no-symmetry", "true"])
+    assert bench.parse_backend("search") == ("search", [])
+
+
+def test_bench_prints_the_table_of_a_real_run(tmp_path):
+    script = INSTANCES.parent / "scripts" / "bench_edgematch.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(INSTANCES / "e2_4x4.txt"), "-b", "search,sat",
+         "--seeds", "2", "-t", "60", "-o", str(tmp_path / "b.csv")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "| e2_4x4 | search | 2/2 | 0 |" in proc.stdout
+    assert "| e2_4x4 | sat | 2/2 | 0 |" in proc.stdout
+    assert "load average" in proc.stdout
+    assert len((tmp_path / "b.csv").read_text().splitlines()) == 5  # header + 2 x 2 runs
