@@ -185,9 +185,7 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
     # a pin would contradict an imposed or suggested board in another orientation
     symmetry = not (switch(opts.params, "no_symmetry", False) or opts.fix or opts.hint)
     kind = str(opts.params.get("model", "table")).lower()
-    order = str(opts.params.get("order", "auto")).lower()
-    if order not in ("auto", "rowscan"):
-        raise InputError(f"--order must be auto or rowscan, got {order!r}")
+    order = branching(opts)
     if kind not in ("table", "bool"):
         raise InputError(f"--model must be table or bool, got {kind!r}")
     if kind == "bool":
@@ -202,13 +200,22 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
     return compiled
 
 
+def branching(opts: SolveOptions) -> str:
+    """`--order auto` (CP-SAT's own search) or `rowscan` (the cells in the search's order)."""
+    order = str(opts.params.get("order", "auto")).lower()
+    if order not in ("auto", "rowscan"):
+        raise InputError(f"--order must be auto or rowscan, got {order!r}")
+    return order
+
+
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    rowscan = branching(opts) == "rowscan"  # a bad value fails before any search runs
     opts, proof, pre = presearch.hinted(inst, opts)  # a hint drops the symmetry pin
     if proof is not None:
         return proof
     tuned = {} if opts.objective else search_params(opts.thread_count())
     tuned = {k: v for k, v in tuned.items() if k not in opts.params.get("cpsat", {})}
-    if str(opts.params.get("order", "auto")).lower() == "rowscan":
+    if rowscan:
         tuned = {"search_branching": cp_model.FIXED_SEARCH}
     with building(opts):
         compiled = build(inst, opts)
