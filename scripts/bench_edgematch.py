@@ -12,6 +12,7 @@ backend may carry options after a colon: `cpsat:presearch=5:model=bool`.
 
     python scripts/bench_edgematch.py --backends cpsat,sat,search --seeds 3 --time-limit 20
     python scripts/bench_edgematch.py ../shared/e2_data/brendan/pieces_07x07.txt -b search
+    python scripts/bench_edgematch.py --table out/a.csv out/b.csv    # one table of several runs
 """
 
 from __future__ import annotations
@@ -119,19 +120,42 @@ def spread(values: list[float]) -> str:
 def summary(rows: list[dict], instances: list[Path], backends: list[str]) -> list[str]:
     """The table, as markdown lines: one row per instance and backend."""
     out = [
-        "| board | backend | solved | timeouts | CPU s, median (range) | wall s, median (range) |",
-        "|---|---|---|---|---|---|",
+        "| board | backend | solved | timeouts | CPU s, median (range) | wall s, median (range) "
+        "| CPU s spent by the timeouts | deepest cell (search) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for inst in instances:
         for backend in backends:
             mine = [r for r in rows if r["instance"] == inst.name and r["backend"] == backend]
             ok = [r for r in mine if r["status"] == "solved" and r["verified"]]
-            late = sum(r["status"] == "timeout" for r in mine)
+            late = [r for r in mine if r["status"] == "timeout"]
+            depth = [int(r["max_depth"]) for r in late if r.get("max_depth") not in (None, "")]
             out.append(
-                f"| {inst.stem} | {backend} | {len(ok)}/{len(mine)} | {late} | "
-                f"{spread([r['cpu_s'] for r in ok])} | {spread([r['wall_s'] for r in ok])} |"
+                f"| {inst.stem} | {backend} | {len(ok)}/{len(mine)} | {len(late)} | "
+                f"{spread([r['cpu_s'] for r in ok])} | {spread([r['wall_s'] for r in ok])} | "
+                f"{spread([r['cpu_s'] for r in late])} | {max(depth) if depth else '-'} |"
             )
     return out
+
+
+def read_rows(paths: list[Path]) -> list[dict]:
+    """Rows of earlier runs' CSV files, numbers and flags as run_one makes them."""
+    rows = []
+    for path in paths:
+        with path.open(newline="") as fh:
+            for row in csv.DictReader(fh):
+                row["cpu_s"], row["wall_s"] = float(row["cpu_s"]), float(row["wall_s"])
+                row["verified"] = row["verified"] == "True"
+                rows.append(row)
+    return rows
+
+
+def table_of(paths: list[Path]) -> None:
+    """Print the table of runs already made (several CSV files, in the order given)."""
+    rows = read_rows(paths)
+    instances = list(dict.fromkeys(Path(r["instance"]) for r in rows))
+    backends = list(dict.fromkeys(r["backend"] for r in rows))
+    print("\n".join(summary(rows, instances, backends)))
 
 
 def load() -> str:
@@ -147,7 +171,11 @@ def main() -> None:
     ap.add_argument("-t", "--time-limit", type=float, default=600.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "out" / "bench_edgematch.csv")
+    ap.add_argument("--table", type=Path, nargs="+", help="only print the table of these CSVs")
     args = ap.parse_args()
+    if args.table:
+        table_of(args.table)
+        return
     instances = args.instances or default_instances(args.out.parent / "generated")
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     for b in backends:
