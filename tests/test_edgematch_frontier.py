@@ -121,3 +121,7 @@ def test_bench_prints_the_table_of_a_real_run(tmp_path):
     assert "| e2_4x4 | sat | 2/2 | 0 |" in proc.stdout
     assert "load average" in proc.stdout
     assert len((tmp_path / "b.csv").read_text().splitlines()) == 5  # header + 2 x 2 runs
+    again = subprocess.run([sys.executable, str(script), "--table", str(tmp_path / "b.csv")],
+                           capture_output=True, text=True, timeout=120)
+    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith("| e2_4x4")]
+    assert again.returncode == 0 and again.stdout.splitlines()[2:] == rows
