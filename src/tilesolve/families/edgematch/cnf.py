@@ -25,10 +25,11 @@ from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
+from . import presearch
 from .model import Cell, EdgeInstance
 from .placements import PlacementTable
 
-OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
+OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY, presearch.PRESEARCH)
 PAIRWISE_MAX = 6  # at-most-one over this many literals or fewer: pairwise, else sequential
 
 
@@ -120,6 +121,12 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCnf:
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    opts, proof, pre = presearch.hinted(inst, opts)  # the search's board as phases
+    if proof is not None:
+        return proof
     with building(opts):
         compiled = build(inst, opts)
-    return runner.run(compiled, opts)
+    out = runner.run(compiled, opts)
+    if pre:
+        out.stats["presearch"] = pre
+    return out

@@ -1,0 +1,127 @@
+"""CP-SAT's rowscan branching, and the rowscan board as a hint for CP-SAT and SAT.
+
+Correctness only: each variant solves small boards to a verified board, agrees with the
+default model that an impossible board is infeasible, and honours fixed pieces and hints.
+Speed is measured by scripts/bench_edgematch.py, never here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import INSTANCES, run_cli
+
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.edgematch import cnf, cpsat, search
+from tilesolve.families.edgematch.model import read_instance, verify
+
+VARIANTS = {  # name -> (backend, options)
+    "cpsat rowscan order": ("cpsat", ["--order", "rowscan"]),
+    "cpsat search hint": ("cpsat", ["--presearch", "5"]),
+    "sat search hint": ("sat", ["--presearch", "5"]),
+}
+IMPOSSIBLE_3X3 = """edgematch 3 3
+# the frame shows colour 1 inwards everywhere, the inner piece has only colour 2
+0 0 5 5
+0 0 5 5
+5 0 0 5
+5 5 0 0
+0 5 1 5
+0 5 1 5
+0 5 1 5
+0 5 1 5
+2 2 2 2
+"""
+
+
+def solve_json(*args: str) -> tuple[int, dict]:
+    proc = run_cli("solve", *args, "--json", "--threads", "1", timeout=200)
+    assert proc.stdout.strip(), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", ["e2_4x4.txt", "e2_5x5.txt"])
+def test_variants_solve_shipped_boards(variant, name):
+    backend, args = VARIANTS[variant]
+    code, data = solve_json(str(INSTANCES / name), "--backend", backend, "--time-limit", "120",
+                            *args)
+    assert code == 0 and data["status"] == "solved" and data["verified"] is True
+
+
+def test_search_hint_reaches_cpsat_as_a_complete_board():
+    code, data = solve_json(str(INSTANCES / "e2_5x5.txt"), "--backend", "cpsat",
+                            "--presearch", "30", "--time-limit", "120")
+    assert code == 0 and data["verified"]
+    assert data["stats"]["presearch"] == "board"
+    assert data["stats"]["solution_info"] == "complete_hint"
+
+
+@pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default"])
+def test_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):
+    path = tmp_path / "impossible.txt"
+    path.write_text(IMPOSSIBLE_3X3)
+    backend, args = VARIANTS.get(variant, (variant.split()[0], []))
+    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60", *args)
+    assert code == 3 and data["status"] == "infeasible" and data["solution"] is None
+
+
+@pytest.mark.parametrize(("mod", "params"), [(cpsat, {"order": "rowscan"}),
+                                             (cpsat, {"presearch": "5"}),
+                                             (cnf, {"presearch": "5"})])
+def test_variants_honour_fix_and_hint(mod, params):
+    inst = read_instance(INSTANCES / "e2_5x5.txt")
+    known = search.solve(inst, SolveOptions(time_limit=60, threads=1)).solution
+    partial = {cell: known[cell] for cell in [(1, 1), (1, 2), (4, 4)]}
+    opts = SolveOptions(time_limit=60, threads=1, fix=partial, hint=known, params=params)
+    out = mod.solve(inst, opts)
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+    assert all(out.solution[c] == pr for c, pr in partial.items())
+    # a border piece fixed in an inner cell: no board
+    opts = SolveOptions(time_limit=60, threads=1, fix={(2, 2): known[(0, 1)]}, params=params)
+    assert mod.solve(inst, opts).status == Status.INFEASIBLE
+
+
+@pytest.mark.parametrize(("args", "word"), [(["--order", "diagonal"], "--order"),
+                                            (["--presearch", "-1"], "--presearch"),
+                                            (["--model", "bool", "--order", "rowscan"], "table")])
+def test_cpsat_rejects_bad_options(args, word):
+    proc = run_cli("solve", INSTANCES / "e2_4x4.txt", "--backend", "cpsat", *args)
+    assert proc.returncode == 2 and word in proc.stderr
+
+
+def _bench_script():
+    path = INSTANCES.parent / "scripts" / "bench_edgematch.py"
+    spec = importlib.util.spec_from_file_location("bench_edgematch", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bench_backend_options_become_command_line_options():
+    bench = _bench_script()
+    assert bench.parse_backend("cpsat:presearch=5:no_symmetry") == (
+        "cpsat", ["--presearch", "5", "--no-symmetry", "true"])
+    assert bench.parse_backend("search") == ("search", [])
+
+
+def test_bench_prints_the_table_of_a_real_run(tmp_path):
+    script = INSTANCES.parent / "scripts" / "bench_edgematch.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(INSTANCES / "e2_4x4.txt"), "-b", "search,sat",
+         "--seeds", "2", "-t", "60", "-o", str(tmp_path / "b.csv")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "| e2_4x4 | search | 2/2 | 0 |" in proc.stdout
+    assert "| e2_4x4 | sat | 2/2 | 0 |" in proc.stdout
+    assert "load average" in proc.stdout
+    assert len((tmp_path / "b.csv").read_text().splitlines()) == 5  # header + 2 x 2 runs
+    again = subprocess.run([sys.executable, str(script), "--table", str(tmp_path / "b.csv")],
+                           capture_output=True, text=True, timeout=120)
+    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith("| e2_4x4")]
+    assert again.returncode == 0 and again.stdout.splitlines()[2:] == rows
