@@ -1,11 +1,12 @@
 """Edge matching by the memetic hybrid: the GA's population, seeded with break-search
-boards, with its best member improved by exact repairs (lns.py) every few generations and
-the improved board put back into the population (hybrid/memetic.py).
+boards, with its best member improved by a short anneal (anneal.py; the LNS lane's exact
+repairs with `anneal=off`) every few generations and the improved board put back into the
+population (hybrid/memetic.py).
 
 Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
 `memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
 (break-search boards to start from, besides a complete board given as the hint) and the
-break search's `breaks` / `break_from`.
+break search's `breaks` / `break_from`, and `anneal` (on|off).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
+from ...core.options import switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
-from . import breakscan, ga, lns
+from . import anneal, breakscan, ga, lns
 from .model import EdgeInstance
 
-PARAMS = (*ga.PARAMS, "memetic_every", "memetic_seconds", "seeds", "breaks", "break_from")
+PARAMS = (*ga.PARAMS, "memetic_every", "memetic_seconds", "seeds", "breaks", "break_from",
+          "anneal")
 SEED_SECONDS = 3.0  # break search per seeding board
 
 
@@ -72,9 +75,15 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
     end = None if opts.time_limit is None else t0 + opts.time_limit
 
+    annealing = switch(p, "anneal", True)
+
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
-        out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
+        if annealing:  # the LNS lane's annealing (docs/hybrid.md: it beats the exact repairs)
+            out, score = anneal.anneal(board, sol, int(rng.integers(1 << 30)), seconds=left,
+                                       stop=opts.stopped)
+        else:
+            out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
         return out, float(score)
 
     log = memetic.MemeticLog()
