@@ -56,8 +56,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if opts.objective != "matches":
         raise InputError("the memetic backend maximises matched joins; add --objective matches")
     p = opts.params
+    annealing = switch(p, "anneal", True)
+    # every generation when annealing: on the official Eternity II under load a generation
+    # took most of a minute, so 5 generations between repairs left the lane without any
     every = engine.convert(p, "memetic_every", engine._positive_int, "a positive integer") \
-        if "memetic_every" in p else 5
+        if "memetic_every" in p else (1 if annealing else 5)
     seconds = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
     count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
     t0, cpu0 = time.perf_counter(), time.process_time()
@@ -74,8 +77,6 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
             opts.offer(sol, fit, source)
 
     end = None if opts.time_limit is None else t0 + opts.time_limit
-
-    annealing = switch(p, "anneal", True)
 
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
