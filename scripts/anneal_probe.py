@@ -27,6 +27,7 @@ def main() -> None:
     ap.add_argument("--t-cold", type=float, default=anneal.T_COLD)
     ap.add_argument("--cycle", type=float, default=anneal.CYCLE)
     ap.add_argument("--focus", type=float, default=0.5)
+    ap.add_argument("--assign-every", type=int, default=0, help="chunks between assignments")
     a = ap.parse_args()
     inst = apply_rules(read_instance(a.board))
     cpu0 = time.process_time()
@@ -43,7 +44,8 @@ def main() -> None:
     cpu_start = time.process_time()
     best, s = anneal.anneal(board, start, a.seed, seconds=1e9, on_improve=seen,
                             stop=lambda: time.process_time() - cpu_start > a.seconds,
-                            t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus)
+                            t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus,
+                            assign_every=a.assign_every)
     assert score(inst, best) == s
     fixed_ok = all(best[c] == v for c, v in inst.fixed.items())
     print(json.dumps({"final": s, "cpu": round(time.process_time() - cpu0, 1),

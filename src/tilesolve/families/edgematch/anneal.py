@@ -93,11 +93,16 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
            stop: Callable[[], bool] = lambda: False,
            on_improve: Callable[[Solution, int], None] | None = None,
            t_hot: float = T_HOT, t_cold: float = T_COLD, cycle: float = CYCLE,
-           focus: float = 0.5, engine: str = "auto") -> tuple[Solution, int]:
+           focus: float = 0.5, engine: str = "auto",
+           assign_every: int = 0) -> tuple[Solution, int]:
     """Cycles of cooling from t_hot to t_cold (`cycle` CPU s each), each from the best board;
     returns the best board met and its score (never worse than `sol`). on_improve sees each
-    new best, at most once per chunk of moves."""
+    new best, at most once per chunk of moves. `assign_every` > 0: after that many chunks
+    the current board gets one very large move, the optimal re-placement of scattered cells
+    of one class (lns.assign, never worse), and the chain goes on from it."""
     a = Annealer(board, sol, seed, engine)
+    rng = np.random.default_rng(seed)
+    chunks = 0
     target = len(board.joins)
     cpu0 = time.process_time()
     end = time.monotonic() + seconds
@@ -107,6 +112,9 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
         frac = min(1.0, (time.process_time() - cycle_start) / cycle)
         temp = t_hot * (t_cold / t_hot) ** frac
         a.run(chunk, temp, focus)
+        chunks += 1
+        if assign_every and chunks % assign_every == 0:
+            a.restart(reassigned(board, a.current(), rng))
         if a.best_score > reported and on_improve is not None:
             reported = a.best_score
             on_improve(a.best(), reported)
@@ -114,6 +122,18 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
             a.restart(a.best())
             cycle_start = time.process_time()
     return a.best(), a.best_score
+
+
+def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solution:
+    """`sol` after one assignment move of lns (scattered cells of one class re-placed
+    optimally, ties at random): at least as good, often a different board of equal score."""
+    from .lns import assign, scattered
+
+    pcs, rts = board.arrays(sol)
+    inner = int((board.free & (board.cell_class == 2)).sum())
+    cells = scattered(board, pcs, rts, rng, int(rng.integers(8, max(9, inner // 2))))
+    assign(board, pcs, rts, cells, rng)
+    return board.solution(pcs, rts)
 
 
 # --- the fallback --------------------------------------------------------------------------
