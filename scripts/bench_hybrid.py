@@ -32,6 +32,8 @@ METHODS = {
     "cpsat": ["-b", "cpsat", "--threads", "1"],
     "backtracker": ["-b", "search", "--threads", "1"],
     "lns": ["-b", "lns", "--threads", "1"],
+    # the LNS before annealing: exact repairs only (CP-SAT windows, assignments, row search)
+    "lns (exact repairs)": ["-b", "lns", "--threads", "1", "--anneal", "off"],
     "hybrid (2 cores)": ["-b", "portfolio", "--threads", "2"],
 }
 

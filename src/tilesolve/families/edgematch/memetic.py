@@ -1,11 +1,12 @@
 """Edge matching by the memetic hybrid: the GA's population, seeded with break-search
-boards, with its best member improved by exact repairs (lns.py) every few generations and
-the improved board put back into the population (hybrid/memetic.py).
+boards, with its best member improved by a short anneal (anneal.py; the LNS lane's exact
+repairs with `anneal=off`) every few generations and the improved board put back into the
+population (hybrid/memetic.py).
 
 Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
 `memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
 (break-search boards to start from, besides a complete board given as the hint) and the
-break search's `breaks` / `break_from`.
+break search's `breaks` / `break_from`, and `anneal` (on|off).
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ from ...core.errors import InputError
 from ...core.options import Option, Options, count, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
-from . import breakscan, ga, lns
+from . import anneal, breakscan, ga, lns
 from .model import EdgeInstance
 
 OPTIONS = Options(
     ga.OPTIONS,
     engine.preset_option(ga.PRESETS, "tuned"),
     breakscan.BREAK_OPTIONS,
-    Option("memetic_every", positive_int, None, "generations between LNS repairs (5)"),
-    Option("memetic_seconds", seconds, None, "s per LNS repair of the best board (5)"),
+    lns.OPTIONS["anneal"],
+    Option("memetic_every", positive_int, None, "generations between repairs of the best "
+           "board (1 when annealing, else 5)"),
+    Option("memetic_seconds", seconds, None, "s per repair of the best board (5)"),
     Option("seeds", count, None, "break-search boards seeding the population (2)"),
 )
 SEED_SECONDS = 3.0  # break search per seeding board
@@ -61,8 +64,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if opts.objective != "matches":
         raise InputError("the memetic backend maximises matched joins; add --objective matches")
     p = opts.params
+    annealing = OPTIONS.value(p, "anneal")
+    # every generation when annealing: on the official Eternity II under load a generation
+    # took most of a minute, so 5 generations between repairs left the lane without any
     every = engine.convert(p, "memetic_every", engine._positive_int, "a positive integer") \
-        if "memetic_every" in p else 5
+        if "memetic_every" in p else (1 if annealing else 5)
     seconds = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
     count = engine.convert(p, "seeds", engine._count, "an integer >= 0") if "seeds" in p else 2
     t0, cpu0 = time.perf_counter(), time.process_time()
@@ -82,7 +88,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
-        out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
+        if annealing:  # the LNS lane's annealing (docs/hybrid.md: it beats the exact repairs)
+            out, score = anneal.anneal(board, sol, int(rng.integers(1 << 30)), seconds=left,
+                                       stop=opts.stopped)
+        else:
+            out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
         return out, float(score)
 
     log = memetic.MemeticLog()

@@ -1,0 +1,247 @@
+/* Simulated annealing over swaps and rotations for the most matched joins (anneal.py).
+ *
+ * A move either swaps the pieces of two movable cells of one class (corner, border, inner),
+ * each piece turned to its best rotation at its new cell (ties broken at random), or turns
+ * one piece to its best other rotation. The change in matched joins is counted on the joins
+ * of the one or two cells only; a move of equal score is always taken (walks across the
+ * plateaus of Eternity II), a worse one with probability exp(delta / T).
+ *
+ * run(arrays, moves, temperature, focus) -> (score, best, accepted); arrays is a tuple:
+ *   0 col    int32 [pieces * 16]: colour of piece p turned r on side s at (p * 4 + r) * 4 + s
+ *   1 nb     int32 [cells * 4]: neighbour across side s (N, E, S, W), or -1 at the frame
+ *   2 amask  uint8 [cells * pieces]: bit r set when piece p turned r may stand at the cell
+ *   3 movable int32 [m]: the cells whose piece may move (fixed pieces are left out)
+ *   4 klass  int32 [cells]: 0 corner, 1 border, 2 inner
+ *   5,6 pcs, rts  int32 [cells]: the current board                               [writable]
+ *   7,8 bpcs, brts int32 [cells]: the best board met                             [writable]
+ *   9 state  int64 [4]: rng state, current score, best score, pieces              [writable]
+ * focus: the chance that a first cell with no mismatched join is drawn again (up to 4 times),
+ * so most moves start where the board is broken.
+ */
+#include "../../_buffers.h"
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+enum { NARRAYS = 10, NFIXED = 5, MAXCELLS = 4096 };
+
+typedef struct {
+    const int32_t *col, *nb, *movable, *klass;
+    const uint8_t *amask;
+    int32_t *pcs, *rts, *bpcs, *brts;
+    int64_t *state;
+    long long ncells, npieces, nmov;
+} Tables;
+
+static inline uint64_t next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+static inline uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)((next(s) >> 32) % n); }
+
+static inline int32_t shown(const Tables *t, long long cell, int side)
+{
+    return t->col[((long long)t->pcs[cell] * 4 + t->rts[cell]) * 4 + side];
+}
+
+/* matched joins of one cell */
+static inline int cell_score(const Tables *t, long long c)
+{
+    int k = 0;
+    for (int s = 0; s < 4; s++) {
+        int32_t o = t->nb[c * 4 + s];
+        if (o < 0)
+            continue;
+        int32_t a = shown(t, c, s);
+        k += a != 0 && a == shown(t, o, (s + 2) & 3);
+    }
+    return k;
+}
+
+static inline int adjacent(const Tables *t, long long a, long long b)
+{
+    for (int s = 0; s < 4; s++)
+        if (t->nb[a * 4 + s] == b)
+            return s;
+    return -1;
+}
+
+/* joins touching a or b, each counted once */
+static inline int pair_score(const Tables *t, long long a, long long b, int side)
+{
+    int k = cell_score(t, a) + cell_score(t, b);
+    if (side >= 0) {
+        int32_t x = shown(t, a, side);
+        k -= x != 0 && x == shown(t, b, (side + 2) & 3);
+    }
+    return k;
+}
+
+/* turn the piece at c to its best allowed rotation (ties at random); returns its score */
+static int best_turn(const Tables *t, long long c, uint64_t *rng, int skip)
+{
+    uint8_t mask = t->amask[c * t->npieces + t->pcs[c]];
+    int best = -1, ties = 0, pick = t->rts[c];
+    for (int r = 0; r < 4; r++) {
+        if (!(mask >> r & 1) || r == skip)
+            continue;
+        t->rts[c] = r;
+        int k = cell_score(t, c);
+        if (k > best) {
+            best = k, pick = r, ties = 1;
+        } else if (k == best && below(rng, ++ties) == 0) {
+            pick = r;
+        }
+    }
+    t->rts[c] = pick;
+    return best;
+}
+
+/* both rotations at once for adjacent cells (16 pairs at most) */
+static void best_pair_turns(const Tables *t, long long a, long long b, int side, uint64_t *rng)
+{
+    uint8_t ma = t->amask[a * t->npieces + t->pcs[a]], mb = t->amask[b * t->npieces + t->pcs[b]];
+    int best = -1, ties = 0, pa = t->rts[a], pb = t->rts[b];
+    for (int ra = 0; ra < 4; ra++) {
+        if (!(ma >> ra & 1))
+            continue;
+        for (int rb = 0; rb < 4; rb++) {
+            if (!(mb >> rb & 1))
+                continue;
+            t->rts[a] = ra, t->rts[b] = rb;
+            int k = pair_score(t, a, b, side);
+            if (k > best) {
+                best = k, pa = ra, pb = rb, ties = 1;
+            } else if (k == best && below(rng, ++ties) == 0) {
+                pa = ra, pb = rb;
+            }
+        }
+    }
+    t->rts[a] = pa, t->rts[b] = pb;
+}
+
+static long long run(Tables *t, long long moves, double temp, double focus)
+{
+    uint64_t rng = (uint64_t)t->state[0] | 1;
+    long long score = t->state[1], best = t->state[2], accepted = 0;
+    /* acceptance thresholds of a loss of 1..8 joins, as fractions of 2^32 */
+    uint64_t accept[9] = {0};
+    for (int d = 1; d <= 8; d++)
+        accept[d] = temp > 0 ? (uint64_t)(exp(-d / temp) * 4294967296.0) : 0;
+    uint64_t refocus = (uint64_t)(focus * 4294967296.0);
+    /* the movable cells of each class */
+    int32_t byclass[3][MAXCELLS];
+    long long count[3] = {0, 0, 0};
+    for (long long i = 0; i < t->nmov; i++) {
+        int32_t c = t->movable[i];
+        byclass[t->klass[c]][count[t->klass[c]]++] = c;
+    }
+    for (long long m = 0; m < moves; m++) {
+        long long a = t->movable[below(&rng, (uint32_t)t->nmov)];
+        for (int k = 0; k < 4 && cell_score(t, a) == 4 - (t->klass[a] == 0 ? 2 : t->klass[a] == 1)
+                        && (next(&rng) >> 32) < refocus; k++)
+            a = t->movable[below(&rng, (uint32_t)t->nmov)];
+        int kl = t->klass[a];
+        int32_t oa = t->rts[a], pa = t->pcs[a];
+        int turn = kl == 2 && (count[kl] < 2 || below(&rng, 8) == 0);
+        if (turn) {
+            int before = cell_score(t, a);
+            int after = best_turn(t, a, &rng, oa);
+            int delta = after - before;
+            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+                score += delta, accepted++;
+            } else {
+                t->rts[a] = oa;
+                continue;
+            }
+        } else {
+            if (count[kl] < 2)
+                continue;
+            long long b = a;
+            while (b == a)
+                b = byclass[kl][below(&rng, (uint32_t)count[kl])];
+            int32_t ob = t->rts[b], pb = t->pcs[b];
+            int side = adjacent(t, a, b);
+            int before = pair_score(t, a, b, side);
+            t->pcs[a] = pb, t->pcs[b] = pa;
+            if (side >= 0) {
+                best_pair_turns(t, a, b, side, &rng);
+            } else {
+                best_turn(t, a, &rng, -1);
+                best_turn(t, b, &rng, -1);
+            }
+            int delta = pair_score(t, a, b, side) - before;
+            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+                score += delta, accepted++;
+            } else {
+                t->pcs[a] = pa, t->rts[a] = oa, t->pcs[b] = pb, t->rts[b] = ob;
+                continue;
+            }
+        }
+        if (score > best) {
+            best = score;
+            memcpy(t->bpcs, t->pcs, sizeof(int32_t) * t->ncells);
+            memcpy(t->brts, t->rts, sizeof(int32_t) * t->ncells);
+        }
+    }
+    t->state[0] = (int64_t)rng, t->state[1] = score, t->state[2] = best;
+    return accepted;
+}
+
+static PyObject *py_run(PyObject *self, PyObject *args)
+{
+    PyObject *tuple;
+    long long moves;
+    double temp, focus;
+    if (!PyArg_ParseTuple(args, "O!Ldd", &PyTuple_Type, &tuple, &moves, &temp, &focus))
+        return NULL;
+    if (PyTuple_GET_SIZE(tuple) != NARRAYS) {
+        PyErr_Format(PyExc_ValueError, "expected %d arrays", NARRAYS);
+        return NULL;
+    }
+    int width[NARRAYS] = {4, 4, 1, 4, 4, 4, 4, 4, 4, 8};
+    int writable[NARRAYS];
+    for (int k = 0; k < NARRAYS; k++)
+        writable[k] = k >= NFIXED;
+    Py_buffer v[NARRAYS];
+    if (take_buffers(&PyTuple_GET_ITEM(tuple, 0), NARRAYS, width, writable, v) < 0)
+        return NULL;
+    Tables t;
+    t.col = v[0].buf, t.nb = v[1].buf, t.amask = v[2].buf, t.movable = v[3].buf;
+    t.klass = v[4].buf;
+    t.pcs = v[5].buf, t.rts = v[6].buf, t.bpcs = v[7].buf, t.brts = v[8].buf;
+    t.state = v[9].buf;
+    t.ncells = v[4].len / 4, t.nmov = v[3].len / 4;
+    t.npieces = v[9].len >= 4 * 8 ? t.state[3] : 0;
+    int bad = t.ncells > MAXCELLS || t.nmov < 1 || t.npieces * 16 != v[0].len / 4 ||
+              v[1].len / 4 != t.ncells * 4 || v[2].len != t.ncells * t.npieces;
+    for (int k = 5; k < 9; k++)
+        bad |= v[k].len / 4 != t.ncells;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "array sizes do not fit the board");
+        release_buffers(v, NARRAYS);
+        return NULL;
+    }
+    long long accepted;
+    Py_BEGIN_ALLOW_THREADS
+    accepted = run(&t, moves, temp, focus);
+    Py_END_ALLOW_THREADS
+    release_buffers(v, NARRAYS);
+    return Py_BuildValue("LLL", (long long)t.state[1], (long long)t.state[2], accepted);
+}
+
+static PyMethodDef methods[] = {
+    {"run", py_run, METH_VARARGS, "Anneal `moves` swaps and turns at one temperature."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_anneal",
+                                    "Compiled simulated annealing over swaps and rotations.", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__anneal(void) { return PyModule_Create(&module); }
