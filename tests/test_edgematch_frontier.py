@@ -61,7 +61,8 @@ def test_search_hint_reaches_cpsat_as_a_complete_board():
     assert data["stats"]["solution_info"] == "complete_hint"
 
 
-@pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default"])
+@pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default",
+                                     "search default"])
 def test_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):
     path = tmp_path / "impossible.txt"
     path.write_text(IMPOSSIBLE_3X3)

@@ -75,29 +75,6 @@ def test_search_honours_fix_option():
     assert verify(inst, out.solution).ok
 
 
-IMPOSSIBLE_3X3 = """edgematch 3 3
-# the frame shows colour 1 inwards everywhere, the inner piece has only colour 2
-0 0 5 5
-0 0 5 5
-5 0 0 5
-5 5 0 0
-0 5 1 5
-0 5 1 5
-0 5 1 5
-0 5 1 5
-2 2 2 2
-"""
-
-
-@pytest.mark.parametrize("backend", ["search", "cpsat"])
-def test_impossible_board_is_infeasible(tmp_path, backend):
-    path = tmp_path / "impossible.txt"
-    path.write_text(IMPOSSIBLE_3X3)
-    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60")
-    assert code == 3
-    assert data["status"] == "infeasible" and data["solution"] is None
-
-
 @pytest.mark.parametrize("backend", ["search", "cpsat"])
 def test_tiny_time_limit_on_a_hard_board_times_out(backend):
     code, data = solve_json(
