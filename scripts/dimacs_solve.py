@@ -3,8 +3,10 @@
 SAT-competition format: `s SATISFIABLE` / `s UNSATISFIABLE` / `s UNKNOWN` (MaxSAT: `o COST`
 and `s OPTIMUM FOUND`), then `v` lines of literals ending in 0.
 
-Exit code 10 satisfiable, 20 unsatisfiable, 0 unknown (the competition convention), 2 bad
-input. This is the "external solver" side of `tilesolve export`:
+Exit code 0 when it answered (satisfiable, unsatisfiable or an optimum), 4 when the time
+limit ran out first (as `tilesolve solve`), 2 bad input; `--exit-codes competition` gives the
+SAT competition's instead (10 satisfiable, 20 unsatisfiable, 30 optimum, 0 unknown). This is
+the "external solver" side of `tilesolve export`:
 
     tilesolve export instances/e2_6x6.txt --to cnf -o m.cnf
     python scripts/dimacs_solve.py m.cnf --solver cadical195 --time-limit 60 > m.out
@@ -93,7 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("dimacs", type=Path, help="DIMACS .cnf or .wcnf file")
     ap.add_argument("--solver", default="cadical195", help="PySAT solver name (cadical195, ...)")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds")
+    ap.add_argument("--exit-codes", choices=("plain", "competition"), default="plain",
+                    help="plain: 0 answered, 4 unknown; competition: 10/20/30, 0 unknown")
     args = ap.parse_args(argv)
+    code = answer(args)
+    return code if args.exit_codes == "competition" else PLAIN.get(code, code)
+
+
+# the competition's codes -> the plain ones: an answer is a success, unknown is a timeout
+PLAIN = {10: 0, 20: 0, 30: 0, 0: 4}
+
+
+def answer(args: argparse.Namespace) -> int:
+    """Solve and print; the SAT competition's exit code (2 for bad input)."""
     if not args.dimacs.is_file():
         print(f"error: {args.dimacs}: no such file", file=sys.stderr)
         return 2

@@ -73,7 +73,8 @@ def highs(model, out) -> str:
 def test_cnf_by_an_external_sat_solver(case):
     path, d = case
     data = exported(path, d / "m.cnf", "cnf")
-    res = run(sys.executable, ROOT / "scripts" / "dimacs_solve.py", d / "m.cnf")
+    res = run(sys.executable, ROOT / "scripts" / "dimacs_solve.py", d / "m.cnf",
+              "--exit-codes", "competition")
     assert res.returncode == 10, res.stderr
     (d / "cnf.out").write_text(res.stdout)
     assert data["format"] == "cnf" and data["variables"] >= len(data["names"]) > 0
