@@ -4,7 +4,7 @@ the search backend; prints which compiled cores each wheel carries and which eng
 
     python scripts/check_wheel.py            # about 3-6 minutes (two venvs, two installs)
 
-Exits 0 when the compiled wheel carries all five cores, the compiler-less wheel carries none,
+Exits 0 when the compiled wheel carries all six cores, the compiler-less wheel carries none,
 and both installs solve and verify the puzzle; 1 otherwise. Works in a temporary directory
 that is removed at the end (also on Ctrl-C).
 """
@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORES = ("_rowscan", "_breakscan", "_loopscan", "_linewalk", "_postea")
+CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea")
 FAILING_COMPILERS = ("cc", "gcc", "c++", "g++", "x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc")
 
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORES = ("_rowscan", "_breakscan", "_loopscan", "_linewalk", "_postea")
+CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea")
 
 HIDE_CORES = f"""
 import importlib.abc, sys
@@ -42,15 +42,15 @@ def test_import_hook_really_hides_the_cores():
 def test_every_search_engine_falls_back_to_python():
     code = """
 import json
-from tilesolve.families.edgematch import search as em, breakscan
+from tilesolve.families.edgematch import search as em, breakscan, anneal
 from tilesolve.families.tantrix import search as tx, linewalk
 from tilesolve.families.magichex import post_ea
-print(json.dumps([em._rowscan, breakscan._breakscan, tx._loopscan, linewalk._linewalk,
-                  post_ea._postea]))
+print(json.dumps([em._rowscan, breakscan._breakscan, anneal._anneal, tx._loopscan,
+                  linewalk._linewalk, post_ea._postea]))
 """
     proc = run_hidden(code)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == [None] * 5
+    assert json.loads(proc.stdout) == [None] * 6
 
 
 def test_solves_without_the_cores_are_verified():
