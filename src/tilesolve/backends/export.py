@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.textfile import write_atomic
+from ..core.textfile import write_atomic, write_text_atomic
 
 KINDS = ("cnf", "lp", "mps", "cpsat", "mzn")
 SOURCE = {"cnf": "sat", "lp": "milp", "mps": "milp", "mzn": "milp", "cpsat": "cpsat"}
@@ -92,7 +92,6 @@ def export(family, inst, kind: str, path: str | Path, objective: str | None = No
     head = [f"tilesolve {family.name} {inst.name}: {SOURCE[kind]} model"
             + (f", objective {objective}" if objective else ""), *notes,
             f"variables: see {map_path_of(path).name}"]
-    path.parent.mkdir(parents=True, exist_ok=True)
     written = WRITERS[kind](compiled, path, head)
     data = {
         "family": family.name,
@@ -107,7 +106,7 @@ def export(family, inst, kind: str, path: str | Path, objective: str | None = No
         "variables": written.count or len(written.names),
         "names": written.names,
     }
-    write_atomic(map_path_of(path), lambda tmp: tmp.write_text(map_text(data)))
+    write_text_atomic(map_path_of(path), map_text(data))
     files = ", ".join(str(f) for f in [*written.files, map_path_of(path)])
     return f"wrote {files} ({written.size})"
 
@@ -196,7 +195,7 @@ def _write_cpsat(compiled, path: Path, head: list[str]) -> Written:
     proto = model.proto
     if path.suffix.lower() in TEXT_PROTO:
         text = "".join(f"# {line}\n" for line in head) + str(proto)
-        write_atomic(path, lambda tmp: tmp.write_text(text))
+        write_text_atomic(path, text)
     else:  # binary has no comments: the notes live in the map and the model's name
         model.name = "; ".join(head[:-1])
         write_atomic(path, lambda tmp: _export_binary(model, tmp))

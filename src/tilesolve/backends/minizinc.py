@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from ..core.errors import InputError
-from ..core.textfile import read_text, write_atomic
+from ..core.textfile import read_text, write_text_atomic
 
 BIG = 10**9  # stands for a missing bound: MiniZinc needs finite integer domains
 SENSE = {-1: "<=", 0: "=", 1: ">="}  # PuLP's constraint senses
@@ -124,8 +124,8 @@ def write(prob, path: Path, head: list[str]):
             + _array("rhs", [_num(-row.constant, integer) for row in rows])
             + _array("obj_col", [index[v.name] for v in objective])
             + _array("obj_coef", [_num(c, integer) for c in objective.values()]))
-    write_atomic(path, lambda tmp: tmp.write_text(model))
-    write_atomic(path.with_suffix(".dzn"), lambda tmp: tmp.write_text(data))
+    write_text_atomic(path, model)
+    write_text_atomic(path.with_suffix(".dzn"), data)
     return Written([path, path.with_suffix(".dzn")], "mzn", [v.name for v in ints + reals],
                    f"{len(ints)} integer and {len(reals)} continuous columns, {len(rows)} rows",
                    extra={"integer_columns": len(ints)})

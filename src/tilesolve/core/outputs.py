@@ -12,7 +12,7 @@ from pathlib import Path
 from .errors import InputError
 from .family import Family
 from .result import Solution, SolveResult
-from .textfile import write_atomic
+from .textfile import write_atomic, write_text_atomic
 
 DRAWING_SUFFIXES = (".svg", ".png")
 
@@ -39,7 +39,7 @@ def write_solution(family: Family, instance, solution: Solution, path: str | Pat
     """Write a solution file (see `solution_text`); returns its path."""
     path = Path(path)
     text = solution_text(family, instance, solution, path, result)
-    write_atomic(path, lambda tmp: tmp.write_text(text))
+    write_text_atomic(path, text)
     return path
 
 

@@ -207,10 +207,7 @@ def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCpsat | EdgeCpsatBool:
 
 def branching(opts: SolveOptions) -> str:
     """`--order auto` (CP-SAT's own search) or `rowscan` (the cells in the search's order)."""
-    order = str(opts.params.get("order", "auto")).lower()
-    if order not in ("auto", "rowscan"):
-        raise InputError(f"--order must be auto or rowscan, got {order!r}")
-    return order
+    return OPTIONS.value(opts.params, "order")  # the table refuses any other value
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
