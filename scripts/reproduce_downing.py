@@ -3,7 +3,9 @@
 Each row of his tables (puzzle, population, generation limit, 20 trials) is run with our
 `paper` preset at his budget, with the `tuned` preset at the same number of evaluations, and
 once with the exact backends (cpsat, search) under a time limit, on the same instance file.
-Writes docs/reproductions/downing.md, downing.csv and the plots beside it.
+Writes downing.md, downing.csv and the plots beside it
+(into --out-dir: out/reproductions by default, which git
+ignores; the published page: --out-dir docs/reproductions).
 
     python scripts/reproduce_downing.py --runs 5 --jobs 2       # a first complete page
     python scripts/reproduce_downing.py --runs 20 --jobs 2      # resumes, adds seeds 5..19

@@ -12,8 +12,9 @@ that order.
     python scripts/reproduce_hidato.py                        # 30 runs, resumes the CSV
     python scripts/reproduce_hidato.py --report-only          # rewrite the page from the CSV
 
-Writes docs/reproductions/dasilva.csv (one row per finished run), dasilva.md (the tables, with
-the written analysis of dasilva_notes.md) and the plots.
+Writes dasilva.csv (one row per finished run), dasilva.md (the tables, with the written
+analysis of dasilva_notes.md) and the plots (into --out-dir: out/reproductions by default, which git
+ignores; the published page: --out-dir docs/reproductions).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tilesolve import reproduce as rp
 from tilesolve.families.hidato.model import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
+NOTES = ROOT / "docs" / "reproductions" / "dasilva_notes.md"  # the written analysis
 BUDGET = 200_000  # fitness evaluations per run (Section 3)
 EXACT_SECONDS = 60.0
 
@@ -240,7 +242,7 @@ def write_page(rows: list[dict], out_dir: Path, n_runs: int) -> Path:
     ga_rows = [r for r in rows if r["table"] != "exact"]
     counts = sorted({s["runs"] for k, s in summ.items() if k[0] != "exact"})
     cpu = sum(r.get("cpu_seconds") or 0.0 for r in rows)
-    notes = out_dir / "dasilva_notes.md"  # the written analysis, kept beside the tables
+    notes = NOTES  # the written analysis, kept in the repository whatever --out-dir is
     parts = [
         "# da Silva & de Magalhaes 2017 (Beehive Hidato GA): Tables 1-6 reproduced",
         "",

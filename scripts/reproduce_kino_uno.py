@@ -11,7 +11,8 @@ C1, C2', C3, C4 (+ C5), Table 4 the same with C6, and with C6-C9, Table 5 with C
 runs on the compact boards instances/tantrix_challenge_n.txt, sizes ascending; a formulation
 and solver stop at the first size they do not solve in the time limit. The exact backends
 (CP-SAT, CNF, our MILP) run every size up to 100. One run per cell, as in the paper; single
-thread. Runs are kept in docs/reproductions/kino_uno.csv (resumable).
+thread. Runs are kept in kino_uno.csv (resumable), into --out-dir: out/reproductions by
+default, which git ignores; the published page: --out-dir docs/reproductions.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ paper preset, the paper preset as the printed code reads, the tuned preset and t
 backends) and `sweep` (population size x proportion of candidates, scored by the post's
 harmonic mean of normalised mean and variance of iterations). Runs are capped in evaluations
 (the post's loop has none); a capped run counts as unsolved and, in the sweep, with the cap
-as its iteration count. Writes docs/reproductions/magichex.md, its CSV and its plots.
+as its iteration count. Writes magichex.md, its CSV and its plots
+(into --out-dir: out/reproductions by default, which git
+ignores; the published page: --out-dir docs/reproductions).
 """
 
 from __future__ import annotations

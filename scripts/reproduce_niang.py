@@ -2,7 +2,9 @@
 boards with 5 patterns and a 6x6 with 7, 10 runs each) and the parameter studies of Tables
 1-8 (fitness curves on a 7x7 board), with our paper preset as written (no repair), the paper
 preset with the thesis's repair (`--repair thesis`), our tuned preset and the exact backends
-on the same boards. Writes docs/reproductions/niang.md, its plots and its CSV.
+on the same boards. Writes niang.md, its plots and its CSV
+(into --out-dir: out/reproductions by default, which git
+ignores; the published page: --out-dir docs/reproductions).
 
     .venv/bin/python scripts/reproduce_niang.py [--runs 10] [--study-runs 3] [--jobs 1]
 
@@ -23,6 +25,7 @@ BOARDS = {  # Table 9 row -> (instance, Niang's average time, evaluations, mutat
     "5x5 (5)": ("instances/e2_niang_5x5_p5.txt", "30 s", 212_140, 20_333, 95_286),
     "6x6 (7)": ("instances/e2_niang_6x6_p7.txt", "195 s", 267_800, 26_805, 120_500),
 }
+NOTES = Path(__file__).resolve().parent.parent / "docs" / "reproductions" / "niang_notes.md"
 STUDY_BOARD = "instances/e2_niang_7x7_p7.txt"  # "All experiments were conducted using a 7x7"
 GA_LIMIT = 3600.0  # wall seconds: a safety net; the paper preset stops at 10,000
 # generations (about 100 CPU s on the 4x4; at a load of 10 a 600 s net cut runs at 3,200-4,300)
@@ -221,7 +224,7 @@ def write_page(rows: list[dict], out: Path, runs: int, study_runs: int) -> None:
         "",
     ]
     text += table9_page(rows, out) + [""] + studies_page(rows, out)
-    notes = out / "niang_notes.md"
+    notes = NOTES
     if notes.exists():
         text += ["", notes.read_text().strip()]
     (out / "niang.md").write_text("\n".join(text) + "\n")

@@ -370,13 +370,16 @@ def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
 
 # --- the scripts' shared command line -------------------------------------------------------
 def parser(description: str, runs: int,
-           out_dir: str = "docs/reproductions") -> argparse.ArgumentParser:
+           out_dir: str = "out/reproductions") -> argparse.ArgumentParser:
     """--runs, --jobs, --tables, --out-dir, --report-only: the options of every script."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--runs", type=int, default=runs, help=f"runs per row (default {runs})")
     ap.add_argument("--jobs", type=int, default=0, help="parallel runs (0: one per core)")
     ap.add_argument("--tables", default=None, help="comma list of tables to run (default all)")
-    ap.add_argument("--out-dir", default=out_dir, help="CSV, plots and the markdown page")
+    ap.add_argument("--out-dir", default=out_dir,
+                    help=f"CSV, plots and the markdown page (default {out_dir}, which git "
+                    "ignores; the published pages: --out-dir docs/reproductions, which resumes "
+                    "from their committed CSVs)")
     ap.add_argument("--report-only", action="store_true",
                     help="write the page from the CSV without running anything")
     return ap
