@@ -274,7 +274,9 @@ def test_count_reports_uniqueness(backend, tmp_path):
     assert res.returncode == 0 and data["count"] == 1 and data["stats"]["unique"] is True
     loose = tmp_path / "loose.txt"
     loose.write_text("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . . .\n. . 19\n")
-    res = run_cli("solve", loose, "--backend", backend, "--count", "--json", "--threads", "1")
+    # "is it unique?" needs no more than two solutions
+    res = run_cli("solve", loose, "--backend", backend, "--count", "--count-limit", "2", "--json",
+                  "--threads", "1")
     data = json.loads(res.stdout)
     assert data["count"] == 2 and data["stats"]["unique"] is False
 

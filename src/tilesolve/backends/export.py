@@ -73,10 +73,10 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
 def notes_of(compiled) -> list[str]:
     """Caveats to print in the file and the map: the model's own, and missing lazy cuts."""
     notes = list(getattr(compiled, "export_notes", []))
-    if hasattr(compiled, "separate"):
-        what = getattr(compiled, "lazy_cuts", "lazy cuts")
-        notes.append(f"incomplete: {what} are added by tilesolve while solving and are not in "
-                     "this file; a solution that breaks them is rejected by tilesolve verify")
+    if compiled.lazy:
+        notes.append(f"incomplete: {compiled.lazy} are added by tilesolve while solving and "
+                     "are not in this file; a solution that breaks them is rejected by tilesolve "
+                     "verify")
     return notes
 
 
