@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from conftest import INSTANCES, run_cli
 
@@ -14,6 +15,7 @@ from tilesolve.core.result import SolveOptions, Status
 from tilesolve.core.solve import solve_file
 from tilesolve.families.tantrix import cnf as tantrix_cnf
 from tilesolve.families.tantrix import cpsat_walk
+from tilesolve.families.tantrix.ga_downing import DowningEncoding
 from tilesolve.families.tantrix.milp_kino_uno import KinoUnoMilp
 from tilesolve.families.tantrix.model import read_instance
 from tilesolve.families.tantrix.region import fixed_layout
@@ -104,3 +106,16 @@ def test_a_missing_capability_is_one_clear_refusal():
     with pytest.raises(Unsupported, match="not supported by this model") as err:
         walk.forbid({})
     assert isinstance(err.value, InputError) and "\n" not in str(err.value)
+    # a GA encoding that cannot fix converged genes (Downing's) refuses CBGI the same way
+    genes = DowningEncoding(inst)
+    with pytest.raises(Unsupported, match="not supported by this model"):
+        genes.force_genes(genes.random(np.random.default_rng(0), 2), {0: 1})
+
+
+def test_cbgi_on_an_encoding_without_it_is_refused_in_one_line():
+    proc = run_cli("solve", INSTANCES / "tantrix_discovery_20.txt", "--backend", "ga", "--cbgi",
+                   "on", "--cbgi-start", "0", "--cbgi-threshold", "0", "-t", "30", "--threads",
+                   "1")
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1
+    assert "not supported by this model (DowningEncoding)" in lines[0]

@@ -236,7 +236,7 @@ def test_ga_encoding_fitness_and_cbgi_fix(g19, g19_solution):
     pop = np.vstack([best, enc.random(rng, 5)])
     fit = enc.fitness(pop)
     assert fit[0] == 36 and (fit[1:] < 36).all()
-    fixed = enc.fix(pop.copy(), {0: int(best[0]), 3: int(best[3])})
+    fixed = enc.force_genes(pop.copy(), {0: int(best[0]), 3: int(best[3])})
     assert (fixed[:, 0] == best[0]).all() and (fixed[:, 3] == best[3]).all()
     assert all(sorted(row) == sorted(best) for row in fixed)  # still permutations
     kids = enc.crossover(pop[1:3], pop[3:5], rng)

@@ -210,7 +210,9 @@ class Session:
                 self.solver.add_clause(list(clause))
             self.stats["cuts"] += len(cuts)
 
-    def outcome(self, status: Status, sol=None, objective=None, bound=None) -> Outcome:
+    def final_stats(self, stopped: bool) -> dict[str, Any]:
+        """The solver's statistics; `stopped`: the run ended early, say so if the time limit
+        or a stop request ended it."""
         acc = self.solver.accum_stats() or {}
         self.stats.update(
             variables=self.solver.nof_vars(),
@@ -218,9 +220,13 @@ class Session:
             conflicts=acc.get("conflicts"),
             seconds=round(time.monotonic() - self.t0, 4),
         )
-        if self.limit.over() and status in (Status.TIMEOUT, Status.FEASIBLE):
+        if stopped and self.limit.over():
             self.stats["stopped"] = True
-        return Outcome(status, sol, objective, bound, self.stats)
+        return self.stats
+
+    def outcome(self, status: Status, sol=None, objective=None, bound=None) -> Outcome:
+        stopped = status in (Status.TIMEOUT, Status.FEASIBLE)
+        return Outcome(status, sol, objective, bound, self.final_stats(stopped))
 
 
 def run(compiled: CnfModel, opts: SolveOptions) -> Outcome:
@@ -257,10 +263,10 @@ def count(compiled: CnfModel, opts: SolveOptions) -> Outcome:
                 break
             found.append(sol)
             compiled.forbid(sol)
-        out = session.outcome(Status.TIMEOUT)
+        stats = session.final_stats(stopped=not complete)
     finally:
         session.close()
-    return counting.tally(found, complete, out.stats, opts)
+    return counting.tally(found, complete, stats, opts)
 
 
 def maximise(compiled: CnfModel, opts: SolveOptions) -> Outcome:

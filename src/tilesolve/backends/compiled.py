@@ -19,7 +19,7 @@ then `feasible`, not `solved`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.errors import InputError
@@ -37,6 +37,7 @@ class Unsupported(InputError):
 class CompiledModel(ABC):
     objective: bool = False
     lazy = ""  # the rules a runner adds while solving (`violated_cuts`), for export notes
+    export_notes: Sequence[str] = ()  # what a file of the model says about it (its region)
 
     @abstractmethod
     def decode(self, value: Callable[[Any], Any]) -> Solution:
