@@ -100,7 +100,7 @@ def solve_region(n: int, region: list[hx.Hex], seed: int, budget: float,
     inst = challenge.challenge_instance(n, region)
     compiled = cpsat.TantrixCpsat(fixed_layout(inst))
     if keep:
-        compiled.fix(keep)
+        compiled.impose(keep)
     for c in empty:
         compiled.model.add(compiled.y[c] == 0)
     out = runner.run(compiled, SolveOptions(seed=seed), num_workers=1,
@@ -176,7 +176,7 @@ def solve_band(inst: TantrixInstance, keep: dict[hx.Hex, tuple[int, int] | None]
                seed: int, time_limit: float, workers: int) -> Solution | None:
     """Solve the band puzzle with the cells in `keep` fixed (a placement, or None: empty)."""
     compiled = cpsat.TantrixCpsat(fixed_layout(inst))
-    compiled.fix({c: p for c, p in keep.items() if p is not None})
+    compiled.impose({c: p for c, p in keep.items() if p is not None})
     for c, p in keep.items():
         if p is None:
             compiled.model.add(compiled.y[c] == 0)

@@ -50,7 +50,7 @@ def test_operators_keep_permutations_classes_and_hints():
         c1, c2 = enc.crossover(pop[:15], pop[15:], rng)
         _check_valid(enc, inst, np.concatenate([c1, c2]))
     _check_valid(enc, inst, [enc.repair(pop[0], rng)])
-    fixed = enc.fix(pop.copy(), {3: int(pop[0, 3]), enc.n + 7: 2})
+    fixed = enc.force_genes(pop.copy(), {3: int(pop[0, 3]), enc.n + 7: 2})
     _check_valid(enc, inst, fixed)
     assert (fixed[:, 3] == pop[0, 3]).all()
 

@@ -152,8 +152,8 @@ def test_unknown_solver_is_bad_input():
 
 
 # --------------------------------------------------------------------------- lazy loops
-class ToyMilp:
-    """Pick one of ten items; `separate` rejects items below 7 one cut at a time."""
+class ToyMilp(milp_runner.MilpModel):
+    """Pick one of ten items; `violated_cuts` rejects items below 7 one cut at a time."""
 
     def __init__(self):
         self.prob = pulp.LpProblem("toy", pulp.LpMinimize)
@@ -164,12 +164,12 @@ class ToyMilp:
     def decode(self, value):
         return {"item": next(i for i, v in enumerate(self.x) if value(v) > 0.5)}
 
-    def separate(self, sol):
-        i = sol["item"]
+    def violated_cuts(self, solution):
+        i = solution["item"]
         return [] if i >= 7 else [(self.x[i] == 0, f"ban_{i}")]
 
 
-class ToyCnf:
+class ToyCnf(cnf_runner.CnfModel):
     def __init__(self):
         from pysat.card import CardEnc
         from pysat.formula import IDPool
@@ -181,8 +181,8 @@ class ToyCnf:
     def decode(self, value):
         return {"item": next(i for i, v in enumerate(self.x) if value(v))}
 
-    def separate(self, sol):
-        i = sol["item"]
+    def violated_cuts(self, solution):
+        i = solution["item"]
         return [] if i >= 7 else [[-self.x[i]]]
 
 
@@ -209,6 +209,6 @@ def test_family_decodes_what_it_encodes():
     inst = read_instance(INSTANCES / "e2_4x4.txt")
     out = em_cnf.solve(inst, SolveOptions(threads=1))
     model = em_milp.EdgeMilp(inst)
-    model.hint(out.solution)
+    model.suggest(out.solution)
     assert model.decode(lambda v: v.varValue) == out.solution
     assert FAMILY.verify(inst, out.solution).ok

@@ -7,6 +7,7 @@ import pytest
 
 from tilesolve.backends.ga import (
     CbgiLink,
+    Encoding,
     GAConfig,
     apply_params,
     evolve,
@@ -17,7 +18,7 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, StopFlag
 
 
-class OneMax:
+class OneMax(Encoding):
     """Bit strings; fitness = number of ones."""
 
     def __init__(self, n: int) -> None:
@@ -44,7 +45,7 @@ class OneMax:
     def gene_cells(self, genome, idx):
         return {int(i): int(genome[i]) for i in idx}
 
-    def fix(self, pop, genes):
+    def force_genes(self, pop, genes):
         pop = pop.copy()
         for g, v in genes.items():
             pop[:, g] = v
@@ -71,7 +72,7 @@ class Sorting(OneMax):
     def crossover(self, a, b, rng):
         return a.copy(), b.copy()  # mutation alone suffices for this toy
 
-    def fix(self, pop, genes):
+    def force_genes(self, pop, genes):
         pop = pop.copy()
         for g, v in genes.items():
             where = np.argmax(pop == v, axis=1)  # swap value v into position g

@@ -236,7 +236,7 @@ def test_ga_encoding_fitness_and_cbgi_fix(g19, g19_solution):
     pop = np.vstack([best, enc.random(rng, 5)])
     fit = enc.fitness(pop)
     assert fit[0] == 36 and (fit[1:] < 36).all()
-    fixed = enc.fix(pop.copy(), {0: int(best[0]), 3: int(best[3])})
+    fixed = enc.force_genes(pop.copy(), {0: int(best[0]), 3: int(best[3])})
     assert (fixed[:, 0] == best[0]).all() and (fixed[:, 3] == best[3]).all()
     assert all(sorted(row) == sorted(best) for row in fixed)  # still permutations
     kids = enc.crossover(pop[1:3], pop[3:5], rng)
@@ -274,7 +274,9 @@ def test_count_reports_uniqueness(backend, tmp_path):
     assert res.returncode == 0 and data["count"] == 1 and data["stats"]["unique"] is True
     loose = tmp_path / "loose.txt"
     loose.write_text("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . . .\n. . 19\n")
-    res = run_cli("solve", loose, "--backend", backend, "--count", "--json", "--threads", "1")
+    # "is it unique?" needs no more than two solutions
+    res = run_cli("solve", loose, "--backend", backend, "--count", "--count-limit", "2", "--json",
+                  "--threads", "1")
     data = json.loads(res.stdout)
     assert data["count"] == 2 and data["stats"]["unique"] is False
 

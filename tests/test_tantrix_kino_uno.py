@@ -72,7 +72,7 @@ def test_rows_hold_for_a_known_solution(c2):
     model = KinoUnoMilp(fixed_layout(inst), c2=c2)
     _assign(model, sol)
     assert _broken(model) == []
-    assert model.separate(sol) == []  # one loop: no C5 cut
+    assert model.violated_cuts(sol) == []  # one loop: no C5 cut
 
 
 def _red_loop(cells: list) -> dict:

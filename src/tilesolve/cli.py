@@ -131,8 +131,9 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     out_file: Path | None = typer.Option(None, "--out", "-o", help="write the solution here"),
     render: Path | None = typer.Option(None, "--render", help="draw the solution (.svg/.png)"),
-    count: bool = typer.Option(False, "--count", help="enumerate all solutions"),
-    count_limit: int | None = typer.Option(None, "--count-limit", help="stop counting at N"),
+    count: bool = typer.Option(False, "--count", help="count every solution (any exact backend)"),
+    count_limit: int | None = typer.Option(
+        None, "--count-limit", help="stop counting at N solutions (2: is the puzzle unique?)"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format", help="instance format (auto-detected)"),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="solver logs on stderr"),

@@ -1,21 +1,26 @@
 """Incremental SAT runner around PySAT: solver choice, a time limit that really stops the
-solver, lazy clauses, phases, assumptions, and an anytime maximiser for counting objectives.
+solver, lazy clauses, phases, solution counting, and an anytime maximiser for objectives
+that count true literals.
 
-A family compiles its puzzle into an object with
+A family compiles its puzzle into a `CnfModel`:
 
-- `clauses`: the formula (a list of integer clauses, or a `pysat.formula.CNF`);
+- `clauses`: the formula (a list of integer clauses, or a `pysat.formula.CNF`); clauses
+  appended to it while a solver runs reach that solver before its next solve;
 - `vpool`: the `IDPool` that numbered every variable, auxiliaries of cardinality encodings
   included (always build encodings with `vpool=`, or their auxiliaries collide);
 - `decode(value) -> Solution`, where `value(var)` is True when the variable is true;
-- optionally `separate(solution) -> [clause, ...]`: lazy clauses the decoded solution
-  violates (subloops...); they are added to the running solver, which keeps what it learnt,
-  and the loop re-solves until none is returned (`stats["rounds"]`, `stats["cuts"]`);
-- optionally `hint(solution) -> [literal, ...]`: preferred phases (`set_phases`);
-- optionally `fix(partial) -> [literal, ...]`: assumptions imposing a partial assignment;
-- optionally `objective = True` and `objective_lits`: maximise how many of these literals
-  are true. `maximise` does it by linear search from below: every model found raises the
-  bound "at least score + 1" on an incremental totalizer, until the solver proves no better
-  model exists (`solved`) or time runs out (`feasible`, best model kept).
+- `violated_cuts(solution) -> [clause, ...]`: lazy clauses the decoded solution violates
+  (subloops...), none by default; they are added to the running solver, which keeps what it
+  learnt, and the loop re-solves until none is returned (`stats["rounds"]`, `stats["cuts"]`);
+- the capabilities of `compiled.CompiledModel` it offers: `impose` and `forbid` append
+  clauses, `suggest` sets `phases`, the literals the solver prefers (`set_phases`);
+- `objective = True` and `objective_lits`: maximise how many of these literals are true.
+  `maximise` does it by linear search from below: every model found raises the bound "at
+  least score + 1" on an incremental totalizer, until the solver proves no better model
+  exists (`solved`) or time runs out (`feasible`, best model kept).
+
+Counting (`count`) keeps one solver and adds a blocking clause (`forbid`) after each model,
+so what the solver learnt serves the next one.
 
 Solvers (`opts.params["solver"]`, any PySAT name or alias): CaDiCaL 1.9.5 by default.
 Time limits and stop requests work per solver family:
@@ -34,7 +39,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from pysat.card import ITotalizer
 from pysat.formula import IDPool
@@ -44,6 +49,8 @@ from ..core.errors import InputError
 from ..core.interrupt import SignalStop
 from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
+from . import counting
+from .compiled import CompiledModel
 from .stopwatch import Watcher
 
 DEFAULT_SOLVER = "cadical195"
@@ -52,11 +59,21 @@ UNLIMITED = ("lingeling",)
 REFUSED = ("kissat404", "cryptosat", "minisatgh")
 
 
-class CnfCompiled(Protocol):
+class CnfModel(CompiledModel):
+    """A puzzle compiled to CNF for a PySAT solver."""
+
     clauses: Any
     vpool: IDPool
+    objective_lits: Sequence[int] = ()
+    phases: Sequence[int] = ()  # set by `suggest`
 
-    def decode(self, value: Callable[[int], bool]) -> Solution: ...
+    def violated_cuts(self, solution: Solution) -> list[list[int]]:
+        """Clauses the solution breaks, for rules stated lazily; none by default."""
+        return []
+
+    def formula(self) -> list[list[int]]:
+        """The clauses as a list (the CNF object's list, or `clauses` itself)."""
+        return getattr(self.clauses, "clauses", self.clauses)
 
 
 OPTIONS = Options(Option("solver", str, None, f"the SAT solver, a PySAT name or alias "
@@ -104,20 +121,18 @@ class Deadline:
         return (self.stop is not None and self.stop.is_set()) or (left is not None and left <= 0)
 
 
-def solve_limited(
-    solver: Solver, name: str, limit: Deadline, assumptions: Sequence[int] = ()
-) -> bool | None:
+def solve_limited(solver: Solver, name: str, limit: Deadline) -> bool | None:
     """True (SAT), False (UNSAT) or None (time limit or stop request first)."""
     if limit.over():
         return None
     if name in UNLIMITED:
-        return solver.solve(assumptions=list(assumptions))
+        return solver.solve()
     if name in BUDGETED:
         chunk = 500
         while True:
             solver.conf_budget(chunk)
             t0 = time.monotonic()
-            res = solver.solve_limited(assumptions=list(assumptions))
+            res = solver.solve_limited()
             if res is not None:
                 return res
             if limit.over():
@@ -127,7 +142,7 @@ def solve_limited(
             spent = max(time.monotonic() - t0, 1e-3)
             chunk = int(min(max(chunk * min(2.0, 0.2 / spent), 100), 200_000))
     with Watcher(limit.stop, solver.interrupt, limit.end):
-        res = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+        res = solver.solve_limited(expect_interrupt=True)
     solver.clear_interrupt()
     return res
 
@@ -148,37 +163,46 @@ def _set_phases(solver: Solver, literals: Sequence[int]) -> bool:
 class Session:
     """One solver holding a compiled formula, with the loop that adds lazy clauses."""
 
-    def __init__(self, compiled, opts: SolveOptions):
+    def __init__(self, compiled: CnfModel, opts: SolveOptions):
         self.compiled = compiled
         self.opts = opts
         self.name = solver_name(opts)
         self.limit = Deadline(opts.remaining(), opts.stop, opts.report)
         self.t0 = time.monotonic()
-        clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
-        self.solver = Solver(name=self.name, bootstrap_with=clauses)
-        self.assumptions = list(compiled.fix(opts.fix)) if opts.fix else []
+        if opts.fix:
+            compiled.impose(opts.fix)
+        self.solver = Solver(name=self.name, bootstrap_with=compiled.formula())
+        self.loaded = len(compiled.formula())  # clauses the solver holds
         self.stats: dict[str, Any] = {"solver": self.name, "rounds": 0, "cuts": 0}
-        self.last: Solution | None = None  # the latest model rejected by `separate`
-        if opts.hint and hasattr(compiled, "hint"):
-            used = _set_phases(self.solver, compiled.hint(opts.hint))
+        self.last: Solution | None = None  # the latest model rejected by `violated_cuts`
+        if opts.hint:
+            compiled.suggest(opts.hint)
+            used = _set_phases(self.solver, compiled.phases)
             self.stats["hint"] = "phases" if used else f"ignored ({self.name} has no phases)"
+
+    def load_new_clauses(self) -> None:
+        """Hand the solver what was appended to the formula since (forbidden solutions)."""
+        clauses = self.compiled.formula()
+        for clause in clauses[self.loaded:]:
+            self.solver.add_clause(list(clause))
+        self.loaded = len(clauses)
 
     def close(self) -> None:
         self.solver.delete()
 
     def next_model(self) -> tuple[bool | None, Solution | None, Callable[[int], bool] | None]:
-        """Solve until a model survives `separate` (or UNSAT / time out)."""
-        separate = getattr(self.compiled, "separate", None)
+        """Solve until a model survives `violated_cuts` (or UNSAT / time out)."""
         while True:
+            self.load_new_clauses()
             self.opts.report(round=self.stats["rounds"] + 1, cuts=self.stats["cuts"],
                              conflicts=(self.solver.accum_stats() or {}).get("conflicts"))
-            res = solve_limited(self.solver, self.name, self.limit, self.assumptions)
+            res = solve_limited(self.solver, self.name, self.limit)
             self.stats["rounds"] += 1
             if not res:
                 return res, None, None
             value = _valuer(self.solver.get_model())
             sol = self.compiled.decode(value)
-            cuts = separate(sol) if separate is not None else []
+            cuts = self.compiled.violated_cuts(sol)
             if not cuts:
                 return True, sol, value
             self.last = sol
@@ -186,7 +210,9 @@ class Session:
                 self.solver.add_clause(list(clause))
             self.stats["cuts"] += len(cuts)
 
-    def outcome(self, status: Status, sol=None, objective=None, bound=None) -> Outcome:
+    def final_stats(self, stopped: bool) -> dict[str, Any]:
+        """The solver's statistics; `stopped`: the run ended early, say so if the time limit
+        or a stop request ended it."""
         acc = self.solver.accum_stats() or {}
         self.stats.update(
             variables=self.solver.nof_vars(),
@@ -194,14 +220,18 @@ class Session:
             conflicts=acc.get("conflicts"),
             seconds=round(time.monotonic() - self.t0, 4),
         )
-        if self.limit.over() and status in (Status.TIMEOUT, Status.FEASIBLE):
+        if stopped and self.limit.over():
             self.stats["stopped"] = True
-        return Outcome(status, sol, objective, bound, self.stats)
+        return self.stats
+
+    def outcome(self, status: Status, sol=None, objective=None, bound=None) -> Outcome:
+        stopped = status in (Status.TIMEOUT, Status.FEASIBLE)
+        return Outcome(status, sol, objective, bound, self.final_stats(stopped))
 
 
-def run(compiled, opts: SolveOptions) -> Outcome:
+def run(compiled: CnfModel, opts: SolveOptions) -> Outcome:
     """Satisfy (with lazy clauses), or maximise when the compiled model has an objective."""
-    if getattr(compiled, "objective", False) and list(compiled.objective_lits):
+    if compiled.objective and list(compiled.objective_lits):
         return maximise(compiled, opts)
     session = Session(compiled, opts)
     try:
@@ -217,7 +247,29 @@ def run(compiled, opts: SolveOptions) -> Outcome:
         session.close()
 
 
-def maximise(compiled, opts: SolveOptions) -> Outcome:
+def count(compiled: CnfModel, opts: SolveOptions) -> Outcome:
+    """Every model (up to opts.count_limit), each forbidden by a blocking clause once found,
+    in one incremental solver."""
+    session = Session(compiled, opts)
+    found: list[Solution] = []
+    complete = False
+    try:
+        while counting.wanted(found, opts):
+            res, sol, _ = session.next_model()
+            if res is None:
+                break
+            if res is False:
+                complete = True
+                break
+            found.append(sol)
+            compiled.forbid(sol)
+        stats = session.final_stats(stopped=not complete)
+    finally:
+        session.close()
+    return counting.tally(found, complete, stats, opts)
+
+
+def maximise(compiled: CnfModel, opts: SolveOptions) -> Outcome:
     """Anytime maximisation of the number of true `objective_lits` (linear search from below)."""
     lits = list(compiled.objective_lits)
     pool: IDPool = compiled.vpool

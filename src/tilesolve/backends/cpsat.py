@@ -1,26 +1,29 @@
-"""CP-SAT runner: parameters, time limit, cooperative stop, hints, progress, enumeration.
+"""CP-SAT runner: parameters, time limit, cooperative stop, hints, progress, counting.
 
-A family compiles its puzzle into an object with `model` (a CpModel), `decode(value) ->
-Solution` (value: variable -> int), and optionally `hint(solution)`, `fix(partial)` and
-`objective` (True when the model maximises something). This module runs it.
+A family compiles its puzzle into a `CpsatModel`: `model` (a CpModel) and `decode(value) ->
+Solution` (value: variable -> int), with the capabilities of `compiled.CompiledModel` it
+offers (`impose` adds constraints, `suggest` sets CP-SAT's hints). This module runs it, and
+counts its solutions with CP-SAT's own enumeration.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Protocol
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 from ..core.result import Outcome, Solution, SolveOptions, Status
+from . import counting
+from .compiled import CompiledModel
 from .stopwatch import Watcher
 
 
-class CpsatCompiled(Protocol):
-    model: cp_model.CpModel
+class CpsatModel(CompiledModel):
+    """A puzzle compiled for CP-SAT; `suggest` replaces the model's hints (clear_hints first)."""
 
-    def decode(self, value) -> Solution: ...
+    model: cp_model.CpModel
 
 
 def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
@@ -52,7 +55,7 @@ def _log_to_stderr(line: str) -> None:
 class _Progress(cp_model.CpSolverSolutionCallback):
     """Reports improving solutions; exceptions are kept and re-raised after the solve."""
 
-    def __init__(self, compiled, opts: SolveOptions, keep_all: bool = False):
+    def __init__(self, compiled: CpsatModel, opts: SolveOptions, keep_all: bool = False):
         super().__init__()
         self.compiled = compiled
         self.opts = opts
@@ -63,7 +66,7 @@ class _Progress(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         try:
-            obj = self.objective_value if getattr(self.compiled, "objective", False) else None
+            obj = self.objective_value if self.compiled.objective else None
             if self.keep_all:
                 self.solutions.append(self.compiled.decode(self.value))
                 if self.limit is not None and len(self.solutions) >= self.limit:
@@ -90,15 +93,15 @@ def _stats(solver: cp_model.CpSolver, model: cp_model.CpModel) -> dict:
     }
 
 
-def run(compiled, opts: SolveOptions, **params: Any) -> Outcome:
+def run(compiled: CpsatModel, opts: SolveOptions, **params: Any) -> Outcome:
     """Solve once. Satisfaction: OPTIMAL/FEASIBLE -> solved. Optimisation: FEASIBLE -> feasible."""
     if opts.fix:
-        compiled.fix(opts.fix)
+        compiled.impose(opts.fix)
     if opts.hint:
-        compiled.hint(opts.hint)
+        compiled.suggest(opts.hint)
     solver = make_solver(opts, **params)
     cb = _Progress(compiled, opts)
-    if opts.on_report is not None and getattr(compiled, "objective", False):
+    if opts.on_report is not None and compiled.objective:
         solver.best_bound_callback = lambda bound: opts.report(bound=bound)
     t0 = time.perf_counter()
     with Watcher(opts.stop, solver.stop_search) as watch:
@@ -109,7 +112,7 @@ def run(compiled, opts: SolveOptions, **params: Any) -> Outcome:
     stats["seconds"] = round(time.perf_counter() - t0, 4)
     if watch.fired:
         stats["stopped"] = True
-    optimise = bool(getattr(compiled, "objective", False))
+    optimise = compiled.objective
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         sol = compiled.decode(solver.value)
         if optimise:
@@ -124,10 +127,10 @@ def run(compiled, opts: SolveOptions, **params: Any) -> Outcome:
     return Outcome(Status.TIMEOUT, None, None, None, stats)
 
 
-def enumerate_all(compiled, opts: SolveOptions) -> Outcome:
-    """Every solution (up to opts.count_limit). Status solved when the enumeration is complete."""
+def count(compiled: CpsatModel, opts: SolveOptions) -> Outcome:
+    """Every solution (up to opts.count_limit), by CP-SAT's enumeration (one worker)."""
     if opts.fix:
-        compiled.fix(opts.fix)
+        compiled.impose(opts.fix)
     solver = make_solver(opts, enumerate_all_solutions=True)
     solver.parameters.num_workers = 1  # enumeration is single-worker in CP-SAT
     cb = _Progress(compiled, opts, keep_all=True)
@@ -135,12 +138,5 @@ def enumerate_all(compiled, opts: SolveOptions) -> Outcome:
         code = solver.solve(compiled.model, cb)
     if cb.error is not None:
         raise cb.error
-    stats = _stats(solver, compiled.model)
     complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    hit_limit = opts.count_limit is not None and len(cb.solutions) >= opts.count_limit
-    stats["complete"] = complete and not hit_limit
-    if code == cp_model.INFEASIBLE or (complete and not cb.solutions):
-        return Outcome(Status.INFEASIBLE, None, stats=stats, solutions=[])
-    status = Status.SOLVED if cb.solutions else Status.TIMEOUT
-    first = cb.solutions[0] if cb.solutions else None
-    return Outcome(status, first, stats=stats, solutions=cb.solutions)
+    return counting.tally(cb.solutions, complete, _stats(solver, compiled.model), opts)

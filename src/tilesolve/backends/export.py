@@ -72,11 +72,11 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
 
 def notes_of(compiled) -> list[str]:
     """Caveats to print in the file and the map: the model's own, and missing lazy cuts."""
-    notes = list(getattr(compiled, "export_notes", []))
-    if hasattr(compiled, "separate"):
-        what = getattr(compiled, "lazy_cuts", "lazy cuts")
-        notes.append(f"incomplete: {what} are added by tilesolve while solving and are not in "
-                     "this file; a solution that breaks them is rejected by tilesolve verify")
+    notes = list(compiled.export_notes)
+    if compiled.lazy:
+        notes.append(f"incomplete: {compiled.lazy} are added by tilesolve while solving and "
+                     "are not in this file; a solution that breaks them is rejected by tilesolve "
+                     "verify")
     return notes
 
 
@@ -135,10 +135,9 @@ def label(obj) -> str:
 def _write_cnf(compiled, path: Path, head: list[str]) -> Written:
     from pysat.formula import CNF, WCNF
 
-    clauses = getattr(compiled.clauses, "clauses", compiled.clauses)
+    clauses = compiled.formula()
     comments = [f"c {line}" for line in head]
-    lits = list(getattr(compiled, "objective_lits", [])) if getattr(compiled, "objective",
-                                                                     False) else []
+    lits = list(compiled.objective_lits) if compiled.objective else []
     nvars = compiled.vpool.top
     if lits:
         formula = WCNF()

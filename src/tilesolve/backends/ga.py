@@ -5,10 +5,10 @@ selection, replacement, elitism, immigrants, restricted tournament selection (RT
 convergence-based gene insertion (CBGI), stall repair, budgets, the stop flag and streaming
 of the elite.
 
-Protocol
+Encoding
 --------
 Genomes are rows of a 2-D integer numpy array ``pop`` of shape ``(n, encoding.length)``.
-Fitness is a float, higher is better. An encoding provides::
+Fitness is a float, higher is better. An encoding subclasses ``Encoding`` and provides::
 
     length: int                                  genes per individual
     target: float | None                         fitness of a perfect solution (None: unknown)
@@ -21,13 +21,14 @@ Fitness is a float, higher is better. An encoding provides::
                                                  returns two (m, length) arrays of children
     decode(genome) -> Solution                   cell -> placed value
 
-and optionally::
+and, where it can (``Encoding`` declares each; an encoding without one refuses it in one
+line, or the engine goes without the hook)::
 
     encode(solution) -> genome                   to seed the population (hints); may raise
                                                  ValueError for a partial solution
     gene_cells(genome, idx) -> Solution          partial assignment shown by genes idx (CBGI)
-    fix(pop, genes: dict[int, int]) -> pop       enforce gene -> value on every row (CBGI);
-                                                 a permutation encoding swaps values into place
+    force_genes(pop, genes: dict[int, int])      enforce gene -> value on every row (CBGI);
+      -> pop                                     a permutation encoding swaps values into place
     repair(genome, rng) -> genome                local improvement, called on stall
     tend(pop, fit, stall, rng) -> rows           called after every generation with the
                                                  generations since the best last improved;
@@ -80,7 +81,8 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * CBGI (``cbgi=True``, or ``None`` = on exactly when a ``CbgiLink`` is present): once progress
   reaches ``cbgi_start``, and then every ``cbgi_period``, the unfixed gene of the best individual
   that is most frequent at its position in the population is fixed if that frequency exceeds
-  ``cbgi_threshold``. Fixed genes are enforced with ``encoding.fix`` on every new individual.
+  ``cbgi_threshold``. Fixed genes are enforced with ``encoding.force_genes`` on every new
+  individual.
   The cumulative fixed partial assignment (cell -> value, from ``gene_cells``) goes to
   ``link.on_fixed`` and to ``GAResult.fixed_partial``. ``link.release(partial)`` (thread-safe)
   unfixes every fixed gene that shows a cell of ``partial``; a released (gene, value) pair is
@@ -107,28 +109,59 @@ import itertools
 import math
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from ..core.errors import InputError
 from ..core.options import Option, Options, as_is, count, fraction, positive_int
 from ..core.result import Solution, SolveOptions
+from .compiled import Unsupported
 
 
-class Encoding(Protocol):
+class Encoding(ABC):
+    """A family's genome (see the module docstring): the required members are abstract, the
+    capabilities refuse in one line, the hooks are None where an encoding has none."""
+
     length: int
     target: float | None
+    deadline: float | None = None  # set by the engine: when long operators must stop
+    repair: Callable[[np.ndarray, np.random.Generator], np.ndarray] | None = None
+    tend: Callable[..., Any] | None = None  # tend(pop, fit, stall, rng) -> reworked rows
+    distance: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None  # None: Hamming
+    solved: Callable[[np.ndarray], np.ndarray] | None = None  # None: the target marks them
 
+    @abstractmethod
     def random(self, rng: np.random.Generator, n: int) -> np.ndarray: ...
+
+    @abstractmethod
     def fitness(self, pop: np.ndarray) -> np.ndarray: ...
+
+    @abstractmethod
     def mutate(self, pop: np.ndarray, rng: np.random.Generator) -> np.ndarray: ...
+
+    @abstractmethod
     def crossover(
         self, a: np.ndarray, b: np.ndarray, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]: ...
+
+    @abstractmethod
     def decode(self, genome: np.ndarray) -> Solution: ...
+
+    def encode(self, solution: Solution) -> np.ndarray:
+        """The genome of a solution, to seed the population with a hint."""
+        raise ValueError("this encoding cannot seed the population from a solution")
+
+    def gene_cells(self, genome: np.ndarray, idx) -> Solution:
+        """The partial assignment genes `idx` of `genome` show (CBGI)."""
+        raise Unsupported(self, "convergence-based gene insertion (--cbgi)")
+
+    def force_genes(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+        """`pop` with every gene of `genes` set to its value (CBGI)."""
+        raise Unsupported(self, "convergence-based gene insertion (--cbgi)")
 
 
 @dataclass
@@ -433,7 +466,7 @@ class _Run:
     def evaluate(self, pop: np.ndarray) -> np.ndarray:
         self.evaluations += len(pop)
         fit = np.asarray(self.enc.fitness(pop), dtype=float)
-        solved = getattr(self.enc, "solved", None)
+        solved = self.enc.solved
         if solved is not None and self.found is None and len(pop):
             hits = np.flatnonzero(solved(pop))
             if len(hits):
@@ -443,7 +476,7 @@ class _Run:
 
     def enforce(self, pop: np.ndarray) -> np.ndarray:
         if self.fixed and len(pop):
-            return self.enc.fix(pop, dict(self.fixed))
+            return self.enc.force_genes(pop, dict(self.fixed))
         return pop
 
     def note(self, pop: np.ndarray, fit: np.ndarray) -> None:
@@ -553,7 +586,7 @@ class _Run:
         size = len(pop)
         frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
         ranks = window_ranks(size, min(size, max(1, round(frac * size))))
-        dist_fn = getattr(self.enc, "distance", None)
+        dist_fn = self.enc.distance
         lk = kids if len(live) == n else kids[live]
         if dist_fn is None:  # all children against all members in one product
             dist = self.hamming(pop, lk[:, None, :])
@@ -641,7 +674,7 @@ class _Run:
         return bool(gone)
 
     def repair(self, pop: np.ndarray, fit: np.ndarray) -> None:
-        fn = getattr(self.enc, "repair", None)
+        fn = self.enc.repair
         if fn is None:
             return
         k = max(1, self.cfg.repair_count)
@@ -673,8 +706,8 @@ class _Run:
 
     def run(self, seeds: list[np.ndarray]) -> GAResult:
         c, enc = self.cfg, self.enc
-        if hasattr(enc, "deadline"):  # long operators (repairs) watch the clock themselves
-            enc.deadline = None if self.time_limit is None else self.t0 + self.time_limit
+        # long operators (repairs) watch the clock themselves
+        enc.deadline = None if self.time_limit is None else self.t0 + self.time_limit
         pop = enc.random(self.rng, c.population)
         if seeds:
             k = min(len(seeds), c.population)
@@ -688,7 +721,7 @@ class _Run:
         if c.replacement not in steps:
             raise ValueError(f"unknown replacement {c.replacement!r}")
         steady = steps[c.replacement]
-        tend = getattr(enc, "tend", None)
+        tend = enc.tend
         step_evals = 0
         reason = self.stop_reason()
         while reason is None:
@@ -759,7 +792,7 @@ def evolve(
 # --- command-line parameters ------------------------------------------------------------------
 def hint_seeds(encoding: Encoding, hint) -> list[np.ndarray]:
     """Genomes to seed the population with: the encoded hint, if the encoding can take it."""
-    if not hint or not hasattr(encoding, "encode"):
+    if not hint:
         return []
     try:
         return [encoding.encode(hint)]

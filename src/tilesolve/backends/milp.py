@@ -1,15 +1,18 @@
 """MILP runner around PuLP: solver choice, shared time limit, warm starts, the lazy-cut loop.
 
-A family compiles its puzzle into an object with
+A family compiles its puzzle into a `MilpModel`:
 
 - `prob`: a `pulp.LpProblem` (a satisfaction model may leave the objective empty);
 - `decode(value) -> Solution`, where `value(var)` is the variable's value in the incumbent;
-- optionally `objective = True` when `prob` optimises something (a run stopped by the time
-  limit with an incumbent is then `feasible`, not `solved`);
-- optionally `separate(solution) -> [(constraint, name), ...]`: the lazy cuts the decoded
-  solution violates (for instance subloop elimination); empty when it is acceptable;
-- optionally `hint(solution)`: set start values with `var.setInitialValue` (CBC warm start);
-- optionally `fix(partial)`: add rows imposing a partial assignment.
+- `objective = True` when `prob` optimises something (a run stopped by the time limit with
+  an incumbent is then `feasible`, not `solved`);
+- `violated_cuts(solution) -> [(constraint, name), ...]`: the lazy cuts the decoded solution
+  violates (for instance subloop elimination); empty when it is acceptable, always empty for
+  a model that states every rule (the default);
+- the capabilities of `compiled.CompiledModel` it offers: `impose` adds rows, `suggest` sets
+  start values with `var.setInitialValue` (CBC warm start), `forbid` adds a nogood row.
+
+Counting (`count`) solves, forbids the solution and solves again (`counting.by_forbidding`).
 
 The lazy-cut loop (`run`):
 
@@ -51,7 +54,7 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from typing import Any, Protocol
+from typing import Any
 
 import pulp
 
@@ -59,6 +62,8 @@ from ..core.errors import InputError
 from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from ..core.scratch import kill_users, scratch_folder
+from . import counting
+from .compiled import CompiledModel
 from .stopwatch import Watcher
 
 SOLVERS = ("cbc", "highs")
@@ -69,10 +74,13 @@ HARD_GRACE = 0.5  # seconds after the limit before CBC is terminated
 STDERR = "/dev/stderr" if os.path.exists("/dev/stderr") else None
 
 
-class MilpCompiled(Protocol):
-    prob: pulp.LpProblem
+class MilpModel(CompiledModel):
+    """A puzzle compiled for a MILP solver through PuLP."""
 
-    def decode(self, value) -> Solution: ...
+    prob: pulp.LpProblem
+    def violated_cuts(self, solution: Solution) -> list[tuple[Any, str]]:
+        """Named rows the solution breaks, for rules stated lazily; none by default."""
+        return []
 
 
 def solver_name(opts: SolveOptions) -> str:
@@ -161,7 +169,7 @@ def _stats(prob: pulp.LpProblem, name: str) -> dict[str, Any]:
     }
 
 
-def run(compiled, opts: SolveOptions) -> Outcome:
+def run(compiled: MilpModel, opts: SolveOptions) -> Outcome:
     """Solve with the lazy-cut loop. See the module docstring for the contract."""
     if solver_name(opts) == "highs":  # in process: no files, no binary
         return _rounds(compiled, opts, None)
@@ -169,14 +177,18 @@ def run(compiled, opts: SolveOptions) -> Outcome:
         return _rounds(compiled, opts, folder)
 
 
-def _rounds(compiled, opts: SolveOptions, folder: str | None) -> Outcome:
+def count(compiled: MilpModel, opts: SolveOptions) -> Outcome:
+    """Every solution (up to opts.count_limit): solve, forbid it, solve again."""
+    return counting.by_forbidding(compiled, run, opts)
+
+
+def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outcome:
     name = solver_name(opts)
     prob: pulp.LpProblem = compiled.prob
-    optimise = bool(getattr(compiled, "objective", False))
-    separate = getattr(compiled, "separate", None)
+    optimise = compiled.objective
     if opts.fix:
-        compiled.fix(opts.fix)
-    warm = bool(opts.hint) and hasattr(compiled, "hint")
+        compiled.impose(opts.fix)
+    warm = bool(opts.hint)
     stats = _stats(prob, name)
     if warm and name == "highs":
         stats["hint"] = "ignored (PuLP's HiGHS interface has no warm start)"
@@ -199,7 +211,7 @@ def _rounds(compiled, opts: SolveOptions, folder: str | None) -> Outcome:
             stats["stopped"] = True
             return done(Status.TIMEOUT, last)
         if warm:
-            compiled.hint(opts.hint)  # never warm-start from an incumbent the cuts excluded
+            compiled.suggest(opts.hint)  # never warm-start from an incumbent the cuts excluded
         began = time.monotonic()
         hard = None if deadline is None else deadline + HARD_GRACE
         watch = Watcher(opts.stop, (lambda: kill_users(folder)) if folder else lambda: None,
@@ -229,13 +241,13 @@ def _rounds(compiled, opts: SolveOptions, folder: str | None) -> Outcome:
                 return done(Status.ERROR)
             return done(Status.TIMEOUT, last)
         sol = compiled.decode(_value)
-        cuts = separate(sol) if separate is not None else []
+        cuts = compiled.violated_cuts(sol)
         if not cuts:
             proven = prob.sol_status == pulp.LpSolutionOptimal
             if opts.on_solution is not None:
                 opts.on_solution(sol, pulp.value(prob.objective) if optimise else None)
             return done(Status.FEASIBLE if optimise and not proven else Status.SOLVED, sol)
         last = sol
-        for k, (cut, cut_name) in enumerate(cuts):
-            prob += cut, f"{cut_name}_r{stats['rounds']}_{k}"
+        for cut, cut_name in cuts:  # numbered by the rows so far: unique over every run
+            prob += cut, f"{cut_name}_{prob.numConstraints()}"
         stats["cuts"] += len(cuts)

@@ -1,10 +1,12 @@
 """Runner for our own tree searches: time limit, stop flag, parallel seeds, restarts, counting.
 
-A family supplies `make(seed) -> Searcher`. A Searcher holds a resumable depth-first search:
-`step(budget) -> (code, nodes)` runs at most `budget` nodes and returns code 1 (a solution is
-ready, the next step continues after it), 0 (budget spent) or -1 (the tree is exhausted);
-`solution()` reads the current solution; `max_depth` is the deepest level reached; `parallel`
-says whether `step` releases the GIL (a compiled core), so threads really run side by side.
+A family supplies `make(seed) -> Searcher`. A `Searcher` holds a resumable depth-first
+search: `step(budget) -> (code, nodes)` runs at most `budget` nodes and returns code 1 (a
+solution is ready, the next step continues after it), 0 (budget spent) or -1 (the tree is
+exhausted); `solution()` reads the current solution; `max_depth` is the deepest level
+reached; `parallel` says whether `step` releases the GIL (a compiled core), so threads really
+run side by side. A partial assignment is part of what a searcher is built from, not a
+capability it offers later. Counting (`count`) runs one searcher through its whole tree.
 
 Any one searcher that exhausts its tree proves infeasibility, whatever its seed: each is a
 complete search with its own value order. Restarts keep that property: run i gets a budget of
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Protocol
 
 from ..core.errors import InputError
 from ..core.options import Option
 from ..core.result import Outcome, Solution, SolveOptions, Status
+from . import counting
 from .stopwatch import deadline_of
 
 FIRST_CHUNK = 20_000
@@ -61,13 +64,17 @@ def restart_unit(opts: SolveOptions, default: int) -> int:
     return restart_option(default).convert(opts.params.get("restart", default))
 
 
-class Searcher(Protocol):
-    max_depth: int
-    parallel: bool
+class Searcher(ABC):
+    max_depth: int = 0  # the deepest level reached so far
+    parallel: bool = False  # True when `step` releases the GIL
 
-    def step(self, budget: int) -> tuple[int, int]: ...
+    @abstractmethod
+    def step(self, budget: int) -> tuple[int, int]:
+        """Run at most `budget` nodes: (1 solution ready | 0 budget spent | -1 exhausted, nodes)."""
 
-    def solution(self) -> Solution: ...
+    @abstractmethod
+    def solution(self) -> Solution:
+        """The solution `step` just reported."""
 
 
 class _Shared:
@@ -166,31 +173,24 @@ def run(make: Callable[[int], Searcher], opts: SolveOptions, restart: int = 0) -
     return Outcome(Status.TIMEOUT, stats=stats)
 
 
-def enumerate_all(searcher: Searcher, opts: SolveOptions) -> Outcome:
+def count(searcher: Searcher, opts: SolveOptions) -> Outcome:
     """Every solution of one complete search (up to opts.count_limit)."""
     shared = _Shared(opts)
     t0, cpu0 = time.perf_counter(), time.process_time()
     found: list[Solution] = []
     complete = False
-    while not shared.should_stop():
+    while counting.wanted(found, opts) and not shared.should_stop():
         code, nodes = searcher.step(1_000_000)
         shared.nodes += nodes
         opts.report(nodes=shared.nodes, depth=searcher.max_depth,
                     solutions=len(found) + (code == 1))
         if code == 1:
             found.append(searcher.solution())
-            if opts.count_limit is not None and len(found) >= opts.count_limit:
-                break
         elif code == -1:
             complete = True
             break
     shared.max_depth = searcher.max_depth
-    stats = _stats(shared, t0, cpu0, 1, searcher)
-    stats["complete"] = complete
-    if complete and not found:
-        return Outcome(Status.INFEASIBLE, stats=stats, solutions=[])
-    status = Status.SOLVED if found else Status.TIMEOUT
-    return Outcome(status, found[0] if found else None, stats=stats, solutions=found)
+    return counting.tally(found, complete, _stats(shared, t0, cpu0, 1, searcher), opts)
 
 
 def _stats(shared: _Shared, t0: float, cpu0: float, workers: int, probe: Searcher) -> dict:

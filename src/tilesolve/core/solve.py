@@ -108,6 +108,9 @@ def finish(
             keys.add(family.canonical(instance, sol))
         res.count_raw = len(outcome.solutions)
         res.count = len(keys)
+        # unique: known once two differ or when the count is complete
+        res.stats["unique"] = res.count == 1 if outcome.stats.get("complete") else \
+            (False if res.count >= 2 else None)
         res.verified = True
         if outcome.solutions:
             first = outcome.solutions[0]

@@ -33,7 +33,7 @@ OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY, presearch.PRESEARCH)
 PAIRWISE_MAX = 6  # at-most-one over this many literals or fewer: pairwise, else sequential
 
 
-class EdgeCnf:
+class EdgeCnf(runner.CnfModel):
     def __init__(self, inst: EdgeInstance, objective: str | None = None, symmetry: bool = True):
         self.inst = inst
         self.table = table = PlacementTable(inst)
@@ -98,20 +98,23 @@ class EdgeCnf:
     def decode(self, value) -> Solution:
         return {cell: (p, r) for (cell, p, r), var in self.x.items() if value(var)}
 
-    def hint(self, solution: Solution) -> list[int]:
-        return [self.x[pl] if on else -self.x[pl] for pl, on in self.table.board(solution).items()]
+    def suggest(self, solution: Solution) -> None:
+        self.phases = [self.x[pl] if on else -self.x[pl]
+                       for pl, on in self.table.board(solution).items()]
 
-    def fix(self, partial: Solution) -> list[int]:
-        lits = []
+    def impose(self, partial: Solution) -> None:
         for cell, (p, r) in partial.items():
             if cell not in self.table.by_cell:
                 raise InputError(f"cannot fix a piece at {cell}: outside the board")
             pl = self.table.resolve(cell, p, r)
-            if pl is None:  # not a legal placement: assume the cell empty, which is UNSAT
-                lits += [-self.x[cell, q, s] for q, s in self.table.by_cell[cell]]
+            if pl is None:  # not a legal placement: the cell must stay empty, which is UNSAT
+                self.clauses.extend([-self.x[cell, q, s]] for q, s in self.table.by_cell[cell])
             else:
-                lits.append(self.x[pl])
-        return lits
+                self.clauses.append([self.x[pl]])
+
+    def forbid(self, solution: Solution) -> None:
+        self.clauses.append([-self.x[self.table.resolve(cell, p, r)]
+                             for cell, (p, r) in solution.items()])
 
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeCnf:
@@ -130,3 +133,10 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if pre:
         out.stats["presearch"] = pre
     return out
+
+
+def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    # every solution, so no symmetry breaking
+    with building(opts):
+        compiled = EdgeCnf(inst, symmetry=False)
+    return runner.count(compiled, opts)

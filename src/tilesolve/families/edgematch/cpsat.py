@@ -48,7 +48,7 @@ def search_params(workers: int) -> dict:
     return {"subsolvers": ["default_lp", "quick_restart"]}
 
 
-class EdgeCpsatBool:
+class EdgeCpsatBool(runner.CpsatModel):
     """Satisfaction model over Boolean placements x[cell, piece, rot] (Heule's encoding).
 
     Exactly one placement per cell and per piece; one "diamond" literal per join and colour,
@@ -56,8 +56,6 @@ class EdgeCpsatBool:
     diamond needs a placement showing it on either side. CP-SAT's clause learning works on
     these literals directly, which on the public benchmarks beats the table model by far.
     """
-
-    objective = False
 
     def __init__(self, inst: EdgeInstance, symmetry: bool = True):
         self.inst = inst
@@ -86,12 +84,12 @@ class EdgeCpsatBool:
     def decode(self, value) -> Solution:
         return {cell: (p, r) for (cell, p, r), lit in self.x.items() if value(lit)}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         for pl, val in self.table.board(solution).items():
             self.model.add_hint(self.x[pl], val)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for cell, (p, r) in partial.items():
             pl = self.table.resolve(cell, p, r)
             if pl is None:  # not a placement the frame rule allows: nothing can satisfy it
@@ -100,7 +98,7 @@ class EdgeCpsatBool:
                 self.model.add(self.x[pl] == 1)
 
 
-class EdgeCpsat:
+class EdgeCpsat(runner.CpsatModel):
     def __init__(self, inst: EdgeInstance, objective: str | None = None, symmetry: bool = True):
         self.inst = inst
         self.objective = objective == "matches"
@@ -161,7 +159,7 @@ class EdgeCpsat:
     def decode(self, value) -> Solution:
         return {cell: (value(self.piece[cell]), value(self.rot[cell])) for cell in self.piece}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         values: dict[int, tuple] = {}  # shared join variables would otherwise be hinted twice
         for cell, (p, r) in solution.items():
@@ -174,7 +172,7 @@ class EdgeCpsat:
         for var, val in values.values():
             self.model.add_hint(var, val)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for cell, (p, r) in partial.items():
             self.model.add(self.piece[cell] == p)
             self.model.add(self.rot[cell] == r)
@@ -230,4 +228,4 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     # every solution, so no symmetry breaking
     compiled = EdgeCpsat(inst, None, symmetry=False)
-    return runner.enumerate_all(compiled, opts)
+    return runner.count(compiled, opts)

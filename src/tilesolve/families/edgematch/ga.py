@@ -94,7 +94,7 @@ class NiangEncoding(BoardGenome):
         return crossovers.region_exchange(self, a, b, rng, self.region)
 
 
-class EdgeEncoding(BoardGenome, LocalSearch):
+class EdgeEncoding(LocalSearch, BoardGenome):  # LocalSearch first: its repair wins
     """The tuned preset: matched joins as fitness, the tuned operators, tabu + rebuild repair."""
 
     def __init__(self, inst: EdgeInstance, fixed: dict | None = None,

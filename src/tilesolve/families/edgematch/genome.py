@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...backends.ga import Encoding
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Solution
@@ -30,7 +31,7 @@ from .model import EdgeInstance
 CLASSES = ("corner", "border", "inner")
 
 
-class BoardGenome:
+class BoardGenome(Encoding):
     """Board layout tables, fixed pieces, random boards and the genome <-> board mapping."""
 
     def __init__(self, inst: EdgeInstance, fixed: dict | None = None,
@@ -194,7 +195,7 @@ class BoardGenome:
             out[self.cells[i]] = (int(genome[i]) + 1, int(genome[n + i]))
         return out
 
-    def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+    def force_genes(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
         n = self.n
         rows = np.arange(len(pop))
         for g, v in genes.items():

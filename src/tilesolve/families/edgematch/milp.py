@@ -32,7 +32,7 @@ def var_name(pl: Placement) -> str:
     return f"x_{r}_{c}_{p}_{rot}"
 
 
-class EdgeMilp:
+class EdgeMilp(runner.MilpModel):
     def __init__(self, inst: EdgeInstance, objective: str | None = None, symmetry: bool = True):
         self.inst = inst
         self.table = table = PlacementTable(inst)
@@ -64,6 +64,7 @@ class EdgeMilp:
         anchor = table.anchor() if symmetry else None
         if anchor:
             prob += self._sum(anchor) == 1, "symmetry"
+        self.nogoods = 0
 
     def _sum(self, placements) -> pulp.LpAffineExpression:
         # LpAffineExpression from pairs is much faster than lpSum on large models
@@ -72,7 +73,7 @@ class EdgeMilp:
     def decode(self, value) -> Solution:
         return {cell: (p, r) for (cell, p, r), var in self.x.items() if value(var) > 0.5}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         values = self.table.board(solution)
         for pl, var in self.x.items():
             var.setInitialValue(values.get(pl, 0))
@@ -84,7 +85,7 @@ class EdgeMilp:
             b = sq.neighbour(a, s)
             z.setInitialValue(int(shown(a, s) == k == shown(b, sq.opposite(s))))
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for cell, (p, r) in partial.items():
             if cell not in self.table.by_cell:
                 raise InputError(f"cannot fix a piece at {cell}: outside the board")
@@ -95,6 +96,11 @@ class EdgeMilp:
             else:
                 prob_row = self._sum([pl]) == 1
             self.prob += prob_row, name
+
+    def forbid(self, solution: Solution) -> None:
+        chosen = [self.table.resolve(cell, p, r) for cell, (p, r) in solution.items()]
+        self.nogoods += 1
+        self.prob += self._sum(chosen) <= len(chosen) - 1, f"nogood_{self.nogoods}"
 
 
 def build(inst: EdgeInstance, opts: SolveOptions) -> EdgeMilp:
@@ -107,3 +113,10 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     with building(opts):
         compiled = build(inst, opts)
     return runner.run(compiled, opts)
+
+
+def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
+    # every solution, so no symmetry breaking
+    with building(opts):
+        compiled = EdgeMilp(inst, symmetry=False)
+    return runner.count(compiled, opts)

@@ -112,7 +112,7 @@ class RowscanTables:
         return tuple(np.ascontiguousarray(t[:, k]) for k in (2, 3, 4, 5))
 
 
-class CSearcher:
+class CSearcher(runner.Searcher):
     """The search state in numpy arrays, advanced by the compiled core."""
 
     parallel = True
@@ -147,7 +147,7 @@ def _decode(t: RowscanTables, piece, rot, pos) -> Solution:
     return {cell: (int(piece[pos[i]]) + 1, int(rot[pos[i]])) for i, cell in enumerate(t.cells)}
 
 
-class PySearcher:
+class PySearcher(runner.Searcher):
     """The same state machine as `_rowscan.c`, in Python lists (the fallback)."""
 
     parallel = False
@@ -234,4 +234,4 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     # every solution, so no symmetry breaking
     kind = _engine(opts)
     tables = RowscanTables(inst, False, None, opts.fix)
-    return runner.enumerate_all(kind(tables, opts.seed), opts)
+    return runner.count(kind(tables, opts.seed), opts)

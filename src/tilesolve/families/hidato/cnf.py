@@ -19,7 +19,6 @@ from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
-from .unique import count_solutions
 
 OPTIONS = runner.OPTIONS  # the solver; the model itself has no options
 
@@ -33,7 +32,7 @@ def exactly_one(lits: list[int], pool: IDPool, clauses: list[list[int]]) -> None
         clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=enc).clauses)
 
 
-class HidatoCnf(Placements):
+class HidatoCnf(Placements, runner.CnfModel):
     def __init__(self, inst: HidatoInstance):
         pool = self.vpool = IDPool()
         super().__init__(inst, lambda k, c: pool.id(("x", k, c)))
@@ -51,11 +50,11 @@ class HidatoCnf(Placements):
     def literals(self, solution: Solution) -> list[int]:
         return [self.false if lit is None else lit for lit in self.placed(solution)]
 
-    def hint(self, solution: Solution) -> list[int]:
-        return self.literals(solution)
+    def suggest(self, solution: Solution) -> None:
+        self.phases = self.literals(solution)
 
-    def fix(self, partial: Solution) -> list[int]:
-        return self.literals(partial)
+    def impose(self, partial: Solution) -> None:
+        self.clauses.extend([lit] for lit in self.literals(partial))
 
     def forbid(self, solution: Solution) -> None:
         self.clauses.append([-lit for lit in self.literals(solution)])
@@ -70,4 +69,4 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return count_solutions(HidatoCnf(inst), runner.run, opts)
+    return runner.count(built(opts, lambda: build(inst, opts)), opts)

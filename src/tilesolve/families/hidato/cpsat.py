@@ -22,7 +22,6 @@ from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
-from .unique import count_solutions
 
 MODELS = ("position", "boolean", "circuit")
 OPTIONS = Options(Option("model", str, "boolean", "boolean: a literal per number and cell; "
@@ -30,7 +29,7 @@ OPTIONS = Options(Option("model", str, "boolean", "boolean: a literal per number
                          "(AddCircuit)"))
 
 
-class HidatoPosition:
+class HidatoPosition(runner.CpsatModel):
     def __init__(self, inst: HidatoInstance):
         self.inst = inst
         m = self.model = cp_model.CpModel()
@@ -56,12 +55,12 @@ class HidatoPosition:
         return [(self.pos[k], idx[c]) for c, k in solution.items()
                 if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n]
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         for var, val in self._indexed(solution):
             self.model.add_hint(var, val)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for var, val in self._indexed(partial):
             self.model.add(var == val)
 
@@ -71,7 +70,7 @@ class HidatoPosition:
                                              [[i for _, i in pairs]])
 
 
-class HidatoCircuit:
+class HidatoCircuit(runner.CpsatModel):
     def __init__(self, inst: HidatoInstance):
         self.inst = inst
         m = self.model = cp_model.CpModel()
@@ -104,15 +103,15 @@ class HidatoCircuit:
         return [(self.val[idx[c]], k) for c, k in solution.items()
                 if c in idx and isinstance(k, int) and 1 <= k <= self.inst.n]
 
-    hint = HidatoPosition.hint
-    fix = HidatoPosition.fix
+    suggest = HidatoPosition.suggest
+    impose = HidatoPosition.impose
 
     def forbid(self, solution: Solution) -> None:
         pairs = self._indexed(solution)
         self.model.add_forbidden_assignments([v for v, _ in pairs], [[k for _, k in pairs]])
 
 
-class HidatoBoolean(Placements):
+class HidatoBoolean(Placements, runner.CpsatModel):
     """x[k][c] literals: number k sits in cell c (only the pruned candidates); exactly one
     cell per number and one number per cell; k in c needs k+1 and k-1 next to c. A SAT-like
     model that scales to boards of thousands of cells, where all-different is the bottleneck."""
@@ -127,13 +126,13 @@ class HidatoBoolean(Placements):
         for k, c, j, cells in self.successions():
             m.add_bool_or([~self.x[k][c], *(self.x[j][d] for d in cells)])
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         for lit in self.placed(solution):
             if lit is not None:
                 self.model.add_hint(lit, 1)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for lit in self.placed(partial):
             self.model.add_bool_or([lit] if lit is not None else [])
 
@@ -155,4 +154,4 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return count_solutions(build(inst, opts), runner.run, opts)
+    return runner.count(built(opts, lambda: build(inst, opts)), opts)

@@ -77,12 +77,12 @@ OPTIONS = Options(
 )
 
 
-class HidatoEncoding:
+class HidatoEncoding(engine.Encoding):
     """Permutation of the free numbers over the free cells (numpy, vectorised fitness).
 
     The steady-state GA evaluates two children per step, so the per-call overhead matters more
     than the per-row work: fitness is a handful of numpy calls on precomputed tables, PMX and
-    the swaps of `fix` run on Python lists, and random numbers come from pre-drawn blocks.
+    the swaps of `force_genes` run on Python lists, and random numbers come from pre-drawn blocks.
     """
 
     def __init__(self, inst: HidatoInstance):
@@ -178,7 +178,7 @@ class HidatoEncoding:
         cells = self.inst.cells
         return {cells[self.free_cells[g]]: int(genome[g]) for g in idx}
 
-    def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+    def force_genes(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
         """Put number v at gene g in every row by swapping it in from wherever it is (in the
         order of `genes`); rows that already show every fixed gene are left alone."""
         key = tuple(genes.items())

@@ -16,7 +16,6 @@ from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from .model import HidatoInstance
 from .placements import Placements
-from .unique import count_solutions
 
 OPTIONS = runner.OPTIONS  # the solver; the model itself has no options
 
@@ -25,7 +24,7 @@ def _sum(variables) -> pulp.LpAffineExpression:
     return pulp.LpAffineExpression((v, 1) for v in variables)
 
 
-class HidatoMilp(Placements):
+class HidatoMilp(Placements, runner.MilpModel):
     def __init__(self, inst: HidatoInstance):
         super().__init__(inst, lambda k, c: pulp.LpVariable(f"x_{k}_{c}", cat=pulp.LpBinary))
         self.prob = prob = pulp.LpProblem("hidato", pulp.LpMinimize)
@@ -38,13 +37,13 @@ class HidatoMilp(Placements):
             prob += self.x[k][c] <= _sum(self.x[j][d] for d in cells), f"path_{k}_{c}_{j}"
         self.nogoods = 0
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         chosen = {id(v) for v in self.placed(solution) if v is not None}
         for k in range(1, self.inst.n + 1):
             for var in self.x[k].values():
                 var.setInitialValue(1 if id(var) in chosen else 0)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for var in self.placed(partial):
             if var is None:
                 self.prob += pulp.LpAffineExpression() >= 1  # ruled out: infeasible
@@ -66,4 +65,4 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    return count_solutions(HidatoMilp(inst), runner.run, opts)
+    return runner.count(built(opts, lambda: build(inst, opts)), opts)

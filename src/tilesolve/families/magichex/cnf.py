@@ -21,7 +21,7 @@ from pysat.formula import IDPool
 from ...backends import cnf as runner
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Options, switch
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
 from .model import Cell, MagicHexInstance
 
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
@@ -56,7 +56,7 @@ def neg(lit):
     return FALSE if lit == TRUE else TRUE if lit == FALSE else -lit
 
 
-class MagicHexCnf:
+class MagicHexCnf(runner.CnfModel):
     def __init__(self, inst: MagicHexInstance, symmetry: bool = True):
         self.inst = inst
         pool = self.vpool = IDPool()
@@ -112,11 +112,16 @@ class MagicHexCnf:
     def decode(self, value) -> Solution:
         return {c: v for (c, v), x in self.x.items() if value(x)}
 
-    def hint(self, solution: Solution) -> list[int]:
-        return [x if solution.get(c) == v else -x for (c, v), x in self.x.items() if c in solution]
+    def suggest(self, solution: Solution) -> None:
+        self.phases = [x if solution.get(c) == v else -x
+                       for (c, v), x in self.x.items() if c in solution]
 
-    def fix(self, partial: Solution) -> list[int]:
-        return [self.x[c, int(v)] for c, v in partial.items() if (c, int(v)) in self.x]
+    def impose(self, partial: Solution) -> None:
+        self.clauses.extend([self.x[c, int(v)]] for c, v in partial.items()
+                            if (c, int(v)) in self.x)
+
+    def forbid(self, solution: Solution) -> None:
+        self.clauses.append([-self.x[c, int(v)] for c, v in solution.items()])
 
 
 def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexCnf:
@@ -129,26 +134,5 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
 
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    """Every raw solution, each excluded by a blocking clause once found."""
-    compiled = MagicHexCnf(inst, symmetry=False)
-    session = runner.Session(compiled, opts)
-    found: list[Solution] = []
-    try:
-        while opts.count_limit is None or len(found) < opts.count_limit:
-            res, sol, _ = session.next_model()
-            if res is None:
-                break
-            if res is False:
-                session.stats["complete"] = True
-                break
-            found.append(sol)
-            session.solver.add_clause([-compiled.x[c, v] for c, v in sol.items()])
-        if not found:
-            complete = session.stats.get("complete", False)
-            out = session.outcome(Status.INFEASIBLE if complete else Status.TIMEOUT)
-        else:
-            out = session.outcome(Status.SOLVED, found[0])
-        out.solutions = found
-        return out
-    finally:
-        session.close()
+    # every raw solution, so the 12 symmetries stay in
+    return runner.count(built(opts, lambda: MagicHexCnf(inst, symmetry=False)), opts)

@@ -41,7 +41,7 @@ OPTIONS = Options(
 )
 
 
-class MagicHexCpsat:
+class MagicHexCpsat(runner.CpsatModel):
     def __init__(self, inst: MagicHexInstance, symmetry: bool = True, strategy: str = "auto"):
         self.inst = inst
         m = self.model = cp_model.CpModel()
@@ -71,13 +71,13 @@ class MagicHexCpsat:
     def decode(self, value) -> Solution:
         return {c: int(value(v)) for c, v in self.x.items()}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         for c, v in solution.items():
             if c in self.x:
                 self.model.add_hint(self.x[c], int(v))
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for c, v in partial.items():
             if c in self.x:
                 self.model.add(self.x[c] == int(v))
@@ -147,4 +147,4 @@ def positive_float(value, what: str) -> float:
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     # every raw solution, so the 12 symmetries stay in
-    return runner.enumerate_all(MagicHexCpsat(inst, symmetry=False), opts)
+    return runner.count(MagicHexCpsat(inst, symmetry=False), opts)

@@ -80,7 +80,7 @@ OPTIONS = Options(
 )
 
 
-class MagicHexEncoding:
+class MagicHexEncoding(engine.Encoding):
     def __init__(self, inst: MagicHexInstance, swaps: int, polish: int):
         self.inst = inst
         self.la = LineAlgebra(inst)
@@ -140,7 +140,7 @@ class MagicHexEncoding:
     def gene_cells(self, genome: np.ndarray, idx) -> Solution:
         return {self.inst.cells[int(i)]: int(genome[int(i)]) for i in idx}
 
-    def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+    def force_genes(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
         """Swap each fixed value into its cell, in every row."""
         rows = np.arange(len(pop))
         for i, v in genes.items():

@@ -25,7 +25,7 @@ from .model import MagicHexInstance
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 
 
-class MagicHexMilp:
+class MagicHexMilp(runner.MilpModel):
     def __init__(self, inst: MagicHexInstance, symmetry: bool = True):
         self.inst = inst
         prob = self.prob = pulp.LpProblem("magichex", pulp.LpMinimize)
@@ -50,6 +50,7 @@ class MagicHexMilp:
             for i in range(1, 6):
                 prob += self.value([corner[0]]) + 1 <= self.value([corner[i]]), f"sym_{i}"
             prob += self.value([corner[1]]) + 1 <= self.value([corner[5]]), "sym_mirror"
+        self.nogoods = 0
 
     def value(self, cells) -> pulp.LpAffineExpression:
         return pulp.lpSum(v * self.x[c, v] for c in cells for v in self.inst.values)
@@ -57,15 +58,20 @@ class MagicHexMilp:
     def decode(self, value) -> Solution:
         return {c: v for (c, v), var in self.x.items() if value(var) > 0.5}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         for (c, v), var in self.x.items():
             if c in solution:
                 var.setInitialValue(1 if solution[c] == v else 0)
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for k, c in enumerate(self.inst.cells):
             if c in partial:
                 self.prob += self.x[c, int(partial[c])] == 1, f"fix_{k}"
+
+    def forbid(self, solution: Solution) -> None:
+        chosen = [self.x[c, int(v)] for c, v in solution.items()]
+        self.nogoods += 1
+        self.prob += pulp.lpSum(chosen) <= len(chosen) - 1, f"nogood_{self.nogoods}"
 
 
 def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexMilp:
@@ -73,7 +79,18 @@ def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexMilp:
     return MagicHexMilp(inst, symmetry=symmetry)
 
 
+def _highs_unless_named(opts: SolveOptions) -> SolveOptions:
+    if "solver" in opts.params:
+        return opts
+    return replace(opts, params={**opts.params, "solver": "highs"})
+
+
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    if "solver" not in opts.params:
-        opts = replace(opts, params={**opts.params, "solver": "highs"})
+    opts = _highs_unless_named(opts)
     return runner.run(built(opts, lambda: build(inst, opts)), opts)
+
+
+def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+    # every raw solution, so the 12 symmetries stay in
+    opts = _highs_unless_named(opts)
+    return runner.count(built(opts, lambda: MagicHexMilp(inst, symmetry=False)), opts)

@@ -25,7 +25,7 @@ from .search_order import cell_order
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(0))
 
 
-class LineSearch:
+class LineSearch(runner.Searcher):
     parallel = False  # pure Python: threads would only take turns
 
     def __init__(self, inst: MagicHexInstance, seed: int | None = None, symmetry: bool = True):
@@ -158,7 +158,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
 
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    out = runner.enumerate_all(LineSearch(inst, None, symmetry=False), opts)
+    out = runner.count(LineSearch(inst, None, symmetry=False), opts)
     out.stats["solver"] = "line search"
     return out
 

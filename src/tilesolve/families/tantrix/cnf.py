@@ -51,8 +51,8 @@ OBJECTIVE_REFUSAL = (
 )
 
 
-class TantrixCnf:
-    lazy_cuts = "subloop clauses (each goal colour one loop, no separate smaller loops)"
+class TantrixCnf(runner.CnfModel):
+    lazy = "subloop clauses (each goal colour one loop, no separate smaller loops)"
 
     def __init__(self, layout: Layout, short_loops: bool = True):
         self.table = table = Table(layout)
@@ -118,8 +118,8 @@ class TantrixCnf:
     def decode(self, value) -> Solution:
         return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v)}
 
-    def separate(self, sol: Solution) -> list[list[int]]:
-        found = violations(self.table, sol)
+    def violated_cuts(self, solution: Solution) -> list[list[int]]:
+        found = violations(self.table, solution)
         out = [[-self.z[a, d, k] for a, d in own] for k, _inner, own, _n in found.subloops]
         for _rim, _inside, hole in found.holes:
             for h in hole_copies(self.layout, hole):
@@ -128,18 +128,20 @@ class TantrixCnf:
                 for group, around in found.parts]
         return out
 
-    def hint(self, solution: Solution) -> list[int]:
-        return [v if solution.get(c) == (t, rot) else -v for (c, t, rot), v in self.x.items()]
+    def suggest(self, solution: Solution) -> None:
+        self.phases = [v if solution.get(c) == (t, rot) else -v
+                       for (c, t, rot), v in self.x.items()]
 
-    def fix(self, partial: Solution) -> list[int]:
-        lits = []
+    def impose(self, partial: Solution) -> None:
         for c, tr in partial.items():
             if c not in self.y:
                 raise InputError(f"cannot fix a tile at {c}: outside the board")
             v = self.x.get((c, *tr))
-            # an impossible placement: assume its cell both empty and filled, which is UNSAT
-            lits += [v] if v is not None else [self.y[c], -self.y[c]]
-        return lits
+            # an impossible placement: its cell both empty and filled, which is UNSAT
+            self.clauses.extend([[v]] if v is not None else [[self.y[c]], [-self.y[c]]])
+
+    def forbid(self, solution: Solution) -> None:
+        self.clauses.append([-self.x[c, *tr] for c, tr in solution.items()])
 
 
 def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
@@ -154,7 +156,19 @@ def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    return _solve(inst, opts, count=False)
+
+
+def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    """Every solution on the fixed board, or with the pinned tile at the origin, unturned, in
+    a region large enough for any solution (as the CP-SAT cell model counts them), each
+    forbidden by a blocking clause once found."""
+    return _solve(inst, opts, count=True)
+
+
+def _solve(inst: TantrixInstance, opts: SolveOptions, count: bool) -> Outcome:
     check_goals(inst, "sat")
     short = choice_option(opts, "c7_c9", ("on", "off"), "on") == "on"
+    run = runner.count if count else runner.run
     return solve_on_layouts(
-        inst, opts, lambda lay, o: runner.run(built(o, lambda: TantrixCnf(lay, short)), o))
+        inst, opts, lambda lay, o: run(built(o, lambda: TantrixCnf(lay, short)), o), whole=count)

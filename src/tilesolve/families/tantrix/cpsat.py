@@ -52,7 +52,7 @@ OPTIONS = Options(
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 
 
-class TantrixCpsat:
+class TantrixCpsat(runner.CpsatModel):
     def __init__(self, layout: Layout):
         self.layout = lay = layout
         self.inst = inst = layout.inst
@@ -330,12 +330,12 @@ class TantrixCpsat:
     def decode(self, value) -> Solution:
         return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v)}
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         self.model.clear_hints()
         for (c, t, rot), v in self.x.items():
             self.model.add_hint(v, solution.get(c) == (t, rot))
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for c, (t, rot) in partial.items():
             v = self.x.get((c, t, rot))
             if v is None:
@@ -383,7 +383,7 @@ def _workers(opts: SolveOptions, walk: bool = False) -> dict:
 
 def _run(compiled, opts: SolveOptions, enumerate_all: bool, walk: bool = False) -> Outcome:
     if enumerate_all:
-        return runner.enumerate_all(compiled, opts)
+        return runner.count(compiled, opts)
     return runner.run(compiled, opts, **_workers(opts, walk))
 
 

@@ -117,7 +117,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     compiled = built(opts, lambda: ScoreCpsat(inst))
     board = hint_board(inst, opts, compiled.layout.cells)
     if board is not None:
-        compiled.hint(board)
+        compiled.suggest(board)
     out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
     out.stats["board_cells"] = len(compiled.layout.cells)
     if out.status == Status.SOLVED and inst.shape == "free":

@@ -26,6 +26,8 @@ import itertools
 
 from ortools.sat.python import cp_model
 
+from ...backends.compiled import Unsupported
+from ...backends.cpsat import CpsatModel
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
@@ -50,7 +52,7 @@ def applies(inst: TantrixInstance, lines_only: bool = True) -> bool:
     return True
 
 
-class TantrixWalkCpsat:
+class TantrixWalkCpsat(CpsatModel):
     def __init__(self, inst: TantrixInstance):
         self.inst = inst
         fi = followed_goal(inst)
@@ -265,7 +267,7 @@ class TantrixWalkCpsat:
             sol[int(value(self.q[i])), int(value(self.r[i]))] = (t, rot)
         return sol
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         """Hint the walk of a full solution whose goal colour F forms one line or loop:
         turned and shifted so the walk starts as this model starts it. Anything else (a
         partial or broken cluster) gives no hint."""
@@ -306,6 +308,6 @@ class TantrixWalkCpsat:
         return [((hx.rotate_cell(c, turn)[0] - c0[0], hx.rotate_cell(c, turn)[1] - c0[1]), t, e)
                 for c, t, e in walk]
 
-    def fix(self, partial: Solution) -> None:
-        raise InputError("fixed placements need the cell model of CP-SAT (--model cells): the "
-                         "walk model has no fixed frame")
+    def impose(self, partial: Solution) -> None:
+        raise Unsupported(self, "imposing a partial assignment", "the walk model has no fixed "
+                          "frame; use the cell model of CP-SAT (--model cells)")

@@ -141,7 +141,7 @@ OPTIONS = Options(
 DEFAULTS = TUNED.config
 
 
-class TantrixEncoding:
+class TantrixEncoding(engine.Encoding):
     """The developmental genome and its operators (the engine's Encoding protocol)."""
 
     def __init__(
@@ -247,7 +247,7 @@ class TantrixEncoding:
         return {cell: (self.grower.inst.tiles[i], rot)
                 for cell, (i, rot) in grown.board.items() if i in tiles}
 
-    def fix(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
+    def force_genes(self, pop: np.ndarray, genes: dict[int, int]) -> np.ndarray:
         for g, v in genes.items():
             pop[:, g] = v
         return pop

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...backends.ga import Encoding
 from ...core.result import Solution
 from . import catalogue as cat
 from .downing_growth import DowningGrower, PaperScore, PyramidReading, Weights
@@ -66,7 +67,7 @@ def swap_bins(inst: TantrixInstance, focal: tuple[int, ...]) -> list[list[int]]:
     return [tiles for _, tiles in sorted(bins.items()) if len(tiles) >= 2]
 
 
-class DowningEncoding:
+class DowningEncoding(Encoding):
     """Downing's genome with his operators (the engine's Encoding protocol)."""
 
     def __init__(self, inst: TantrixInstance, weights: Weights | None = None,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...backends.search import Searcher
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
@@ -159,7 +160,7 @@ class Walk:
         return candidate_order(self.n, int(self.cfg[C_CANDS]), seed, natural_at_zero=True)
 
 
-class WalkCore:
+class WalkCore(Searcher):
     """The mutable state of one depth-first walk, advanced by `step`: the search backend's
     Searcher for a line walk."""
 

@@ -102,8 +102,8 @@ def _flag(opts: SolveOptions, name: str, default: bool) -> bool:
     return default if val is None else val
 
 
-class TantrixMilp:
-    lazy_cuts = "subloop cuts (each goal colour one loop, no separate smaller loops)"
+class TantrixMilp(runner.MilpModel):
+    lazy = "subloop cuts (each goal colour one loop, no separate smaller loops)"
 
     def __init__(self, layout: Layout, euler: bool = True, short: bool = True,
                  short_loops: bool = True):
@@ -217,16 +217,14 @@ class TantrixMilp:
     def decode(self, value) -> Solution:
         return {c: (t, rot) for (c, t, rot), v in self.x.items() if value(v) > 0.5}
 
-    def separate(self, sol: Solution) -> list:
-        # the runner numbers cuts per run; restarts run again, so names carry a serial
-        self.serial = getattr(self, "serial", 0) + 1
-        return [(row, f"s{self.serial}_{name}") for row, name in cuts(self, sol)]
+    def violated_cuts(self, solution: Solution) -> list:
+        return cuts(self, solution)
 
-    def hint(self, solution: Solution) -> None:
+    def suggest(self, solution: Solution) -> None:
         for (c, t, rot), v in self.x.items():
             v.setInitialValue(int(solution.get(c) == (t, rot)))
 
-    def fix(self, partial: Solution) -> None:
+    def impose(self, partial: Solution) -> None:
         for i, (c, tr) in enumerate(sorted(partial.items())):
             if c not in self.y:
                 raise InputError(f"cannot fix a tile at {c}: outside the board")
@@ -234,6 +232,10 @@ class TantrixMilp:
             # an impossible placement: a cell count below zero makes the model infeasible
             row = self._sum([pl]) == 1 if pl in self.x else self.y[c] <= -1
             self.prob += row, f"fix_{i}"
+
+    def forbid(self, solution: Solution) -> None:
+        chosen = self._sum((c, *tr) for c, tr in solution.items())
+        self.prob += chosen <= len(solution) - 1, f"nogood_{self.prob.numConstraints()}"
 
 
 def cuts(m: TantrixMilp, sol: Solution) -> list:
@@ -288,6 +290,17 @@ def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixMilp:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    return _solve(inst, opts, count=False)
+
+
+def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    """Every solution on the fixed board, or with the pinned tile at the origin, unturned, in
+    a region large enough for any solution (as the CP-SAT cell model counts them): solve,
+    forbid the board, solve again."""
+    return _solve(inst, opts, count=True)
+
+
+def _solve(inst: TantrixInstance, opts: SolveOptions, count: bool) -> Outcome:
     check_goals(inst, "milp")
     model = choice_option(opts, "model", MODELS, "ours")
     c2 = choice_option(opts, "c2", C2_FORMS, "c2prime")
@@ -299,21 +312,22 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
     if model == "kino-uno":
         check_setting(inst)
-        return solve_kino_uno(built(opts, lambda: KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9)),
-                              opts)
+        compiled = built(opts, lambda: KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9))
+        return runner.count(compiled, opts) if count else solve_kino_uno(compiled, opts)
     if c2 == "c2" or not c6:
         raise InputError("--c2 c2 and --c6 off need --model kino-uno (the default model keeps "
                          "one variable per tile type and folds C3 and C6 into its placements)")
     # Euler's rows make each round harder; they pay where most of the region stays empty
     euler, short = _flag(opts, "euler", inst.shape == "free"), _flag(opts, "short", True)
+    run = runner.count if count else run_restarting
     return solve_on_layouts(
-        inst, opts,
-        lambda lay, o: run_restarting(built(o, lambda: TantrixMilp(lay, euler, short, c7_c9)), o))
+        inst, opts, lambda lay, o: run(built(o, lambda: TantrixMilp(lay, euler, short, c7_c9)), o),
+        whole=count)
 
 
 def solve_kino_uno(compiled: KinoUnoMilp, opts: SolveOptions) -> Outcome:
     """The paper's loop: solve, add C5 for the subloops found, solve again (no restarts);
     `loops` lists the designated loops of each round's board."""
     out = runner.run(compiled, opts)
-    out.stats["loops"] = getattr(compiled, "loops", [])
+    out.stats["loops"] = compiled.loops
     return out

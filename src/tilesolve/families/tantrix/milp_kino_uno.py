@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import pulp
 
+from ...backends.milp import MilpModel
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
@@ -61,7 +62,9 @@ def _around(d: int) -> frozenset[int]:
     return frozenset(((d - 1) % 6, (d + 1) % 6))
 
 
-class KinoUnoMilp:
+class KinoUnoMilp(MilpModel):
+    lazy = "C5 subloop cuts"
+
     def __init__(self, layout: Layout, c2: str = "c2prime", c6: bool = True,
                  c7_c9: bool = True):
         inst = layout.inst
@@ -79,6 +82,7 @@ class KinoUnoMilp:
         self.x = {(i, j, k): prob.add_variable(f"x_{i}_{j}_{k}", 0, 1, pulp.LpBinary)
                   for i, _t, _n in self.tiles for j in range(len(lay.cells)) for k in range(6)}
         self.tile_of = {i: t for i, t, _n in self.tiles}
+        self.loops: list[int] = []  # designated loops of each decoded board
         prob += next(iter(self.x.values()))  # the paper's placeholder objective x[1, 1, 1]
         cells = lay.cells
         for j in range(len(cells)):
@@ -162,11 +166,31 @@ class KinoUnoMilp:
         return {self.layout.cells[j]: (self.tile_of[i], k)
                 for (i, j, k), v in self.x.items() if value(v) > 0.5}
 
-    def separate(self, sol: Solution) -> list:
+    def suggest(self, solution: Solution) -> None:
+        """Start values: each placed tile on its place (copies of a tile taken in turn)."""
+        copies: dict[int, list[int]] = {}
+        for i, t in self.tile_of.items():
+            copies.setdefault(t, []).append(i)
+        start, taken = set(), dict.fromkeys(copies, 0)
+        for c, (t, k) in sorted(solution.items()):
+            if c in self.layout.index and t in copies:
+                start.add((copies[t][taken[t] % len(copies[t])], self.layout.index[c], k))
+                taken[t] += 1
+        for key, var in self.x.items():
+            var.setInitialValue(int(key in start))
+
+    def forbid(self, solution: Solution) -> None:
+        """Not this board: every copy of its tiles counts (C2 numbers each copy)."""
+        lay = self.layout
+        chosen = pulp.lpSum(self.x[i, lay.index[c], k] for c, (t, k) in solution.items()
+                            for i, tt in self.tile_of.items() if tt == t)
+        self.prob += chosen <= len(solution) - 1, f"nogood_{self.prob.numConstraints()}"
+
+    def violated_cuts(self, sol: Solution) -> list:
         """C5 for every subloop: the cut around its places must be crossed twice."""
         lay = self.layout
         lines = colour_lines(sol, self.colour)
-        self.loops = getattr(self, "loops", []) + [len(lines.pieces)]
+        self.loops.append(len(lines.pieces))
         if len(lines.pieces) <= 1:
             return []
         out, seen = [], set()

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ...backends import counting
 from ...backends import search as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
@@ -209,7 +210,7 @@ class Tree:
         return candidate_order(int(self.cfg[C_N]), self.ncand, seed)
 
 
-class Core:
+class Core(runner.Searcher):
     """The mutable state of one tree's depth-first search, advanced by `step`."""
 
     def __init__(self, tree: Tree, seed: int):
@@ -534,7 +535,7 @@ class CCore(Core):
         return _loopscan.step(self.arrays(), budget)
 
 
-class LoopSearcher:
+class LoopSearcher(runner.Searcher):
     """One complete search: the trees (colour x handedness) one after another, in a seeded
     order, each with its own seeded candidate order."""
 
@@ -672,17 +673,13 @@ def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     t0, outs, found = time.perf_counter(), [], []
     for choice in colour_choices(inst):
         make, name = searchers(choice, opts)
-        out = runner.enumerate_all(make(opts.seed), _left(opts, t0))
+        out = runner.count(make(opts.seed), _left(opts, t0))
         out.stats["solver"] = name
         outs.append((choice, out))
         seen = {frozenset(sol.items()) for sol in found}
         found.extend(sol for sol in out.solutions or [] if frozenset(sol.items()) not in seen)
         if not out.stats.get("complete"):
             break
-    stats = _merge_stats(outs)
-    stats["complete"] = all(o.stats.get("complete") for _, o in outs) and \
+    complete = all(o.stats.get("complete") for _, o in outs) and \
         len(outs) == len(colour_choices(inst))
-    if stats["complete"] and not found:
-        return Outcome(Status.INFEASIBLE, stats=stats, solutions=[])
-    return Outcome(Status.SOLVED if found else Status.TIMEOUT, found[0] if found else None,
-                   stats=stats, solutions=found)
+    return counting.tally(found[:opts.count_limit], complete, _merge_stats(outs), opts)
