@@ -94,6 +94,10 @@ class Family:
         return self.parse_solution_text(instance, records(path, text), str(path))
 
     # --- writing -------------------------------------------------------------------------
+    def format_instance(self, instance, comment: str = "") -> str:
+        """The instance in the family's file format (what `read_instance` reads back)."""
+        raise NotImplementedError
+
     def format_solution(self, instance, solution: Solution) -> str:
         raise NotImplementedError
 

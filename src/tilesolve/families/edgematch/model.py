@@ -529,6 +529,9 @@ class EdgeMatchFamily(Family):
             recs.append(Record(1, toks, path))
         return parse_board(instance, recs, path)
 
+    def format_instance(self, instance, comment="") -> str:
+        return format_instance(instance, comment)
+
     def format_solution(self, instance, solution) -> str:
         width = len(str(instance.n)) + 2
         lines = []

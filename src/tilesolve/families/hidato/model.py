@@ -414,6 +414,9 @@ class HidatoFamily(Family):
                     rec.tokens[i] = HOLE
         return parse_board(instance, recs, path)
 
+    def format_instance(self, instance, comment="") -> str:
+        return format_instance(instance, comment)
+
     def format_solution(self, instance, solution) -> str:
         return _aligned(instance, _row_tokens(instance, lambda c: str(solution.get(c, EMPTY))))
 

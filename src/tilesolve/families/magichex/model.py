@@ -277,6 +277,9 @@ class MagicHexFamily(Family):
         recs = [Record(1, ["." if v is None else str(v) for v in row], path) for row in rows]
         return parse_solution_rows(instance, recs, path)
 
+    def format_instance(self, instance, comment="") -> str:
+        return format_instance(instance, comment)
+
     def format_solution(self, instance, solution) -> str:
         return format_rows(instance, solution)
 

@@ -497,6 +497,9 @@ class TantrixFamily(Family):
     def solution_from_json(self, instance, data, path) -> Solution:
         return solution_from_json(data, path)
 
+    def format_instance(self, instance, comment="") -> str:
+        return format_instance(instance, comment)
+
     def format_solution(self, instance, solution) -> str:
         return format_solution(solution)
 
