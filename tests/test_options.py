@@ -16,7 +16,9 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.options import parse_switch, switch
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import cpsat as em_cpsat
-from tilesolve.families.edgematch.model import FAMILY, read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.family import FAMILY
+from tilesolve.families.edgematch.parse import read_instance
 
 
 @pytest.mark.parametrize("text,value", [("on", True), ("TRUE", True), ("yes", True), ("1", True),

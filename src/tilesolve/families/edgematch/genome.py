@@ -25,7 +25,7 @@ import numpy as np
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Solution
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 CLASSES = ("corner", "border", "inner")
 
