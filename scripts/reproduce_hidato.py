@@ -24,7 +24,7 @@ import subprocess
 from pathlib import Path
 
 from tilesolve import reproduce as rp
-from tilesolve.families.hidato.model import read_instance
+from tilesolve.families.hidato.parse import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 200_000  # fitness evaluations per run (Section 3)

@@ -14,7 +14,7 @@ import pulp
 from ...backends import milp as runner
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import HidatoInstance
+from .instance import HidatoInstance
 from .placements import Placements
 from .unique import count_solutions
 
