@@ -119,8 +119,8 @@ def magichex_images(inst, board: dict) -> list[dict]:
 
 @pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search"])
 def test_an_imposed_magic_hexagon_is_accepted_in_every_orientation(backend):
-    from tilesolve.families.magichex.model import FAMILY as MAGICHEX
-    from tilesolve.families.magichex.model import read_instance as read_magichex
+    from tilesolve.families.magichex.family import FAMILY as MAGICHEX
+    from tilesolve.families.magichex.parse import read_instance as read_magichex
 
     inst = read_magichex(INSTANCES / "magichex_3.txt")
     mod = MAGICHEX.backend_module(backend)
