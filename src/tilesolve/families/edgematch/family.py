@@ -9,22 +9,11 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.family import Family
 from ...core.options import Option, Options
-from ...core.report import Report
 from ...core.result import Solution
 from ...core.textfile import read_text
-from .check import verify
-from .format import format_instance, format_solution, solution_json
 from .instance import EdgeInstance
 from .official import apply_rules, is_official
-from .parse import (
-    detect_format,
-    looks_like_url,
-    parse_solution,
-    read_instance,
-    solution_from_cells,
-    solution_from_json,
-    url_board,
-)
+from .parse import detect_format, looks_like_url, solution_from_cells, url_board
 
 SMALL_BOARD = 64  # cells: up to 8x8 the matches portfolio races CP-SAT (it proves optima)
 
@@ -58,12 +47,6 @@ class EdgeMatchFamily(Family):
     def sniff(self, recs, text) -> bool:
         return detect_format(recs, text) is not None
 
-    def read_instance(self, path, fmt=None, text=None) -> EdgeInstance:
-        return read_instance(path, fmt, text)
-
-    def parse_solution_text(self, instance, recs, path) -> Solution:
-        return parse_solution(instance, recs, path)
-
     def read_solution(self, instance, path, fmt=None) -> Solution:
         text = str(path)
         if looks_like_url(text) and not Path(text).exists():
@@ -77,21 +60,6 @@ class EdgeMatchFamily(Family):
                 )
             return solution_from_cells(instance, cells, str(path))
         return super().read_solution(instance, path, fmt)
-
-    def solution_from_json(self, instance, data, path) -> Solution:
-        return solution_from_json(instance, data, path)
-
-    def format_instance(self, instance, comment="") -> str:
-        return format_instance(instance, comment)
-
-    def format_solution(self, instance, solution) -> str:
-        return format_solution(instance, solution)
-
-    def solution_json(self, instance, solution) -> dict:
-        return solution_json(instance, solution)
-
-    def verify(self, instance, solution, objective=None) -> Report:
-        return verify(instance, solution, objective)
 
     def info(self, instance) -> dict:
         kinds = Counter(instance.kind(p) for p in range(1, instance.n + 1))

@@ -5,13 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core.family import Family
-from ...core.report import Report
 from ...core.result import Solution
 from ...core.textfile import read_text
-from .check import verify
-from .format import format_instance, format_solution, solution_json
-from .instance import HidatoInstance
-from .parse import grid_records, parse_solution, read_instance, solution_from_json
+from .parse import grid_records, parse_solution
 
 
 class HidatoFamily(Family):
@@ -20,33 +16,12 @@ class HidatoFamily(Family):
     def legend(self, instance) -> str:
         return f"numbers 1..{instance.n} run along a path, each touching the next; # a hole"
 
-    def read_instance(self, path, fmt=None, text=None) -> HidatoInstance:
-        return read_instance(path, fmt, text)
-
-    def parse_solution_text(self, instance, recs, path) -> Solution:
-        return parse_solution(instance, recs, path)
-
     def read_solution(self, instance, path, fmt=None) -> Solution:
         text = read_text(path)
         if text.lstrip().startswith("{"):
             return super().read_solution(instance, path, fmt)
         recs = grid_records(str(path), text, header=text.lstrip().lower().startswith("hidato"))
         return parse_solution(instance, recs, str(path))
-
-    def solution_from_json(self, instance, data, path) -> Solution:
-        return solution_from_json(instance, data, path)
-
-    def format_instance(self, instance, comment="") -> str:
-        return format_instance(instance, comment)
-
-    def format_solution(self, instance, solution) -> str:
-        return format_solution(instance, solution)
-
-    def solution_json(self, instance, solution) -> dict:
-        return solution_json(instance, solution)
-
-    def verify(self, instance, solution, objective=None) -> Report:
-        return verify(instance, solution, objective)
 
     def info(self, instance) -> dict:
         dims = instance.dims

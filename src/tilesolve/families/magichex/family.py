@@ -3,12 +3,7 @@
 from __future__ import annotations
 
 from ...core.family import Family
-from ...core.report import Report
-from ...core.result import Solution
-from .check import canonical, verify
-from .format import format_instance, format_solution, solution_json
-from .instance import MagicHexInstance
-from .parse import parse_solution, read_instance, solution_from_json
+from .check import canonical
 
 
 class MagicHexFamily(Family):
@@ -17,27 +12,6 @@ class MagicHexFamily(Family):
     def legend(self, instance) -> str:
         return (f"numbers {instance.first}..{instance.last}; every straight line of cells sums "
                 f"to {instance.magic}")
-
-    def read_instance(self, path, fmt=None, text=None) -> MagicHexInstance:
-        return read_instance(path, fmt, text)
-
-    def parse_solution_text(self, instance, recs, path) -> Solution:
-        return parse_solution(instance, recs, path)
-
-    def solution_from_json(self, instance, data, path) -> Solution:
-        return solution_from_json(instance, data, path)
-
-    def format_instance(self, instance, comment="") -> str:
-        return format_instance(instance, comment)
-
-    def format_solution(self, instance, solution) -> str:
-        return format_solution(instance, solution)
-
-    def solution_json(self, instance, solution) -> dict:
-        return solution_json(instance, solution)
-
-    def verify(self, instance, solution, objective=None) -> Report:
-        return verify(instance, solution, objective)
 
     def canonical(self, instance, solution):
         return canonical(instance, solution)

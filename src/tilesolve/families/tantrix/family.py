@@ -5,12 +5,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ...core.family import Family
-from ...core.report import Report
-from ...core.result import Solution
-from .check import LONGEST, OBJECTIVES, canonical, verify
-from .format import draw_text, format_instance, format_solution, solution_json
-from .instance import TantrixInstance
-from .parse import parse_solution, read_instance, solution_from_json
+from .check import LONGEST, OBJECTIVES, canonical
+from .format import draw_text
 
 
 class TantrixFamily(Family):
@@ -25,29 +21,8 @@ class TantrixFamily(Family):
         """--objective longest without -b: the backends that score (MILP and SAT refuse)."""
         return ("search", "cpsat")
 
-    def read_instance(self, path, fmt=None, text=None) -> TantrixInstance:
-        return read_instance(path, fmt, text)
-
-    def parse_solution_text(self, instance, recs, path) -> Solution:
-        return parse_solution(instance, recs, path)
-
-    def solution_from_json(self, instance, data, path) -> Solution:
-        return solution_from_json(instance, data, path)
-
-    def format_instance(self, instance, comment="") -> str:
-        return format_instance(instance, comment)
-
-    def format_solution(self, instance, solution) -> str:
-        return format_solution(instance, solution)
-
-    def solution_json(self, instance, solution) -> dict:
-        return solution_json(instance, solution)
-
     def draw_text(self, instance, solution) -> str:
         return draw_text(instance, solution)
-
-    def verify(self, instance, solution, objective=None) -> Report:
-        return verify(instance, solution, objective)
 
     def canonical(self, instance, solution) -> Hashable:
         return canonical(instance, solution)
@@ -63,7 +38,6 @@ class TantrixFamily(Family):
         if instance.shape == "board":
             out["board_cells"] = len(instance.board)
         return out
-
 
 
 FAMILY = TantrixFamily()
