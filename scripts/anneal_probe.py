@@ -13,8 +13,9 @@ import time
 
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import anneal, lns
-from tilesolve.families.edgematch.model import read_instance, score
+from tilesolve.families.edgematch.check import score
 from tilesolve.families.edgematch.official import apply_rules
+from tilesolve.families.edgematch.parse import read_instance
 
 
 def main() -> None:

@@ -47,7 +47,8 @@ def run_one(task: tuple[str, str, int, int, int, str]) -> dict:
     """One GA run (module level, so worker processes can run it)."""
     from tilesolve.core.result import SolveOptions
     from tilesolve.families.hidato import ga
-    from tilesolve.families.hidato.model import FAMILY, read_instance
+    from tilesolve.families.hidato.family import FAMILY
+    from tilesolve.families.hidato.parse import read_instance
 
     path, variant, seed, population, evaluations, preset = task
     inst = read_instance(path)
@@ -67,7 +68,8 @@ def run_one(task: tuple[str, str, int, int, int, str]) -> dict:
 def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:
     from tilesolve.core.result import SolveOptions
     from tilesolve.families.hidato import cnf, cpsat, milp
-    from tilesolve.families.hidato.model import FAMILY, read_instance
+    from tilesolve.families.hidato.family import FAMILY
+    from tilesolve.families.hidato.parse import read_instance
 
     modules = {"cpsat": cpsat, "sat": cnf, "milp": milp}
     lines = ["| instance | cells | givens | " + " | ".join(f"{b} s" for b in backends) + " |",

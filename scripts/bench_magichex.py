@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from tilesolve.core.result import SolveOptions  # noqa: E402
 from tilesolve.core.solve import finish, run_backend  # noqa: E402
-from tilesolve.families.magichex.model import FAMILY  # noqa: E402
+from tilesolve.families.magichex.family import FAMILY  # noqa: E402
 
 INSTANCES = ["3", "3_zero", "4_3", "5_6", "5_15", "6_21", "7_2", "8_zero"]
 CONFIGS = ["cpsat", "cpsat:strategy=auto", "cpsat:strategy=fixed", "sat", "milp", "ga",

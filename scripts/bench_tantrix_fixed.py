@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tilesolve.core.result import SolveOptions
 from tilesolve.core.solve import solve_file
-from tilesolve.families.tantrix.model import FAMILY
+from tilesolve.families.tantrix.family import FAMILY
 
 ROOT = Path(__file__).resolve().parent.parent
 

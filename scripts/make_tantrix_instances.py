@@ -31,12 +31,9 @@ from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import Solution, SolveOptions
 from tilesolve.families.tantrix import catalogue as cat
 from tilesolve.families.tantrix import challenge, cpsat
-from tilesolve.families.tantrix.model import (
-    Goal,
-    TantrixInstance,
-    format_instance,
-    verify,
-)
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.format import format_instance
+from tilesolve.families.tantrix.instance import Goal, TantrixInstance
 from tilesolve.families.tantrix.region import fixed_layout
 
 OUT = Path(__file__).resolve().parent.parent / "instances"

@@ -25,7 +25,7 @@ import subprocess
 from pathlib import Path
 
 from tilesolve import reproduce as rp
-from tilesolve.families.hidato.model import read_instance
+from tilesolve.families.hidato.parse import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "docs" / "reproductions" / "dasilva_notes.md"  # the written analysis

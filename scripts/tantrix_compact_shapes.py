@@ -20,15 +20,10 @@ import time
 from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.tantrix import cpsat
-from tilesolve.families.tantrix.model import (
-    TantrixInstance,
-    components,
-    format_solution,
-    holes,
-    read_instance,
-    shape_key,
-    verify,
-)
+from tilesolve.families.tantrix.check import components, holes, verify
+from tilesolve.families.tantrix.format import format_solution
+from tilesolve.families.tantrix.instance import TantrixInstance, shape_key
+from tilesolve.families.tantrix.parse import read_instance
 
 
 def compact_shapes(n: int, radius: int, min_pairs: int,
@@ -67,7 +62,7 @@ def main() -> None:
         out = cpsat.solve(board, SolveOptions(time_limit=args.time_limit, threads=2))
         tally[out.status.value] = tally.get(out.status.value, 0) + 1
         if out.status == Status.SOLVED and verify(inst, out.solution).ok:
-            print(f"shape {i}: solved and verified\n{format_solution(out.solution)}")
+            print(f"shape {i}: solved and verified\n{format_solution(board, out.solution)}")
             break
     print(", ".join(f"{k} {v}" for k, v in sorted(tally.items())),
           f"({time.perf_counter() - t0:.1f} s)")

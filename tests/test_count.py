@@ -17,7 +17,7 @@ from tilesolve.families.tantrix import cnf as tantrix_cnf
 from tilesolve.families.tantrix import cpsat_walk
 from tilesolve.families.tantrix.ga_downing import DowningEncoding
 from tilesolve.families.tantrix.milp_kino_uno import KinoUnoMilp
-from tilesolve.families.tantrix.model import read_instance
+from tilesolve.families.tantrix.parse import read_instance
 from tilesolve.families.tantrix.region import fixed_layout
 
 # a 3x3 edge-matching set with one board: its four turns are the raw solutions

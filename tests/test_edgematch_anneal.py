@@ -13,8 +13,10 @@ from conftest import INSTANCES
 
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import anneal, lns
+from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.generate import generate
-from tilesolve.families.edgematch.model import EdgeInstance, read_instance, verify
+from tilesolve.families.edgematch.instance import EdgeInstance
+from tilesolve.families.edgematch.parse import read_instance
 
 ENGINES = ["python"] + (["compiled"] if anneal._anneal is not None else [])
 

@@ -17,7 +17,8 @@ from conftest import INSTANCES, run_cli
 
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import cnf, cpsat, search
-from tilesolve.families.edgematch.model import read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
 
 VARIANTS = {  # name -> (backend, options)
     "cpsat rowscan order": ("cpsat", ["--order", "rowscan"]),

@@ -12,7 +12,7 @@ from conftest import E2_DATA, needs_e2_data, run_cli
 from tilesolve.core.family import load_instance
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import ga
-from tilesolve.families.edgematch.model import score, verify
+from tilesolve.families.edgematch.check import score, verify
 
 PIECES5 = E2_DATA / "brendan" / "pieces_05x05.txt"
 SOLUTION5 = E2_DATA / "brendan" / "solution_05x05.txt"

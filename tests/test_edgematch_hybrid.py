@@ -12,7 +12,8 @@ from conftest import E2_DATA, INSTANCES, needs_e2_data
 from tilesolve.core import squaregrid as sq
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import breakscan, lns, official
-from tilesolve.families.edgematch.model import read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
 
 JOINS_6 = sq.join_count(6, 6)
 
@@ -118,7 +119,7 @@ def test_portfolio_for_matches_runs_lns_and_memetic_and_streams_progress(cli, tm
 
 
 def test_large_boards_race_lns_and_memetic_for_matches():
-    from tilesolve.families.edgematch.model import FAMILY
+    from tilesolve.families.edgematch.family import FAMILY
 
     big = read_instance(INSTANCES / "e2_16x16.txt")
     assert FAMILY.objective_backends(big) == ("lns", "memetic")
@@ -143,7 +144,7 @@ def test_the_official_set_gets_its_start_piece_and_clues_on_request():
     path = E2_DATA / "e2_256.txt"
     inst = read_instance(path)
     assert inst.fixed == official.START
-    from tilesolve.families.edgematch.model import FAMILY
+    from tilesolve.families.edgematch.family import FAMILY
 
     FAMILY.prepare(inst, {"clues": "on"})
     assert inst.fixed == {**official.START, **official.CLUES}

@@ -16,13 +16,10 @@ from tilesolve.core.result import SolveOptions, Status, StopFlag
 from tilesolve.core.textfile import records
 from tilesolve.families.edgematch import cnf as em_cnf
 from tilesolve.families.edgematch import milp as em_milp
-from tilesolve.families.edgematch.model import (
-    FAMILY,
-    format_instance,
-    parse_board,
-    read_instance,
-    verify,
-)
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.family import FAMILY
+from tilesolve.families.edgematch.format import format_instance
+from tilesolve.families.edgematch.parse import parse_solution, read_instance
 
 BRENDAN = E2_DATA / "brendan"
 SOLVERS = [("milp", "cbc"), ("milp", "highs"), ("sat", "cadical195"), ("sat", "glucose4")]
@@ -38,7 +35,7 @@ def solve_json(*args: str) -> dict:
 def brendan_solution(n: int):
     inst = read_instance(BRENDAN / f"pieces_{n:02d}x{n:02d}.txt")
     path = BRENDAN / f"solution_{n:02d}x{n:02d}.txt"
-    return inst, parse_board(inst, records(path), str(path))
+    return inst, parse_solution(inst, records(path), str(path))
 
 
 @needs_e2_data()

@@ -7,15 +7,18 @@ import json
 import pytest
 from conftest import E2_DATA, INSTANCES, needs_e2_data, run_cli
 
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.family import FAMILY
+from tilesolve.families.edgematch.format import board_url
 from tilesolve.families.edgematch.generate import generate
-from tilesolve.families.edgematch.model import FAMILY, board_url, read_instance, verify
+from tilesolve.families.edgematch.parse import read_instance
 
 
 @pytest.fixture
 def planted(tmp_path):
     inst, sol = generate(4, 4, seed=3)
     inst_path = tmp_path / "p.txt"
-    from tilesolve.families.edgematch.model import format_instance
+    from tilesolve.families.edgematch.format import format_instance
 
     inst_path.write_text(format_instance(inst))
     return inst, sol, inst_path

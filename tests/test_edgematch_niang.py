@@ -12,7 +12,8 @@ from tilesolve.backends import ga as engine
 from tilesolve.core.family import load_instance
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import crossovers, ga, mutations
-from tilesolve.families.edgematch.model import EdgeInstance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.instance import EdgeInstance
 
 NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
 

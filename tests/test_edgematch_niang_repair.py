@@ -12,7 +12,7 @@ from tilesolve.core.family import load_instance
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import ga
 from tilesolve.families.edgematch import niang_repair as nr
-from tilesolve.families.edgematch.model import verify
+from tilesolve.families.edgematch.check import verify
 
 NIANG_4X4 = INSTANCES / "e2_niang_4x4_p5.txt"
 # a solution of the 4x4 (piece, quarter turns) row by row, as the search backend prints it

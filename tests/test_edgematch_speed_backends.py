@@ -14,7 +14,8 @@ from conftest import E2_DATA, needs_e2_data, run_cli
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.core.solve import solve_file
 from tilesolve.families.edgematch import search
-from tilesolve.families.edgematch.model import read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
 
 BRENDAN = E2_DATA / "brendan"
 pytestmark = needs_e2_data()

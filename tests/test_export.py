@@ -14,7 +14,8 @@ from tilesolve.backends.answers import read_answer
 from tilesolve.core import squaregrid as sq
 from tilesolve.core.errors import InputError
 from tilesolve.core.family import get_family
-from tilesolve.families.edgematch.model import read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
 
 INST = INSTANCES / "e2_5x5.txt"
 

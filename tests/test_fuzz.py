@@ -22,7 +22,7 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.family import load_instance
 from tilesolve.core.result import SolveOptions
 from tilesolve.core.solve import solve_file
-from tilesolve.families.edgematch.model import board_url
+from tilesolve.families.edgematch.format import board_url
 
 pytestmark = pytest.mark.fuzz
 

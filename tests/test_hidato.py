@@ -10,8 +10,11 @@ from conftest import INSTANCES, run_cli
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.hidato import cnf, cpsat, ga, milp
+from tilesolve.families.hidato.check import verify
+from tilesolve.families.hidato.family import FAMILY
+from tilesolve.families.hidato.format import format_instance
 from tilesolve.families.hidato.generate import generate, other_solution
-from tilesolve.families.hidato.model import FAMILY, format_instance, parse_instance, verify
+from tilesolve.families.hidato.parse import read_instance
 
 G19 = INSTANCES / "hidato_19_01.txt"
 G37 = INSTANCES / "hidato_37_01.txt"
@@ -35,7 +38,7 @@ SOLUTION = """  2  3  4
 
 @pytest.fixture
 def g19():
-    return parse_instance(PUZZLE, "g19.txt")
+    return read_instance("g19.txt", text=PUZZLE)
 
 
 @pytest.fixture
@@ -54,7 +57,7 @@ def test_parse_layout_and_givens(g19):
 
 def test_holes_and_square_king_moves(tmp_path):
     text = "hidato square 3 2\n1 # 4\n2 3 #\n"
-    inst = parse_instance(text, "sq.txt")
+    inst = read_instance("sq.txt", text=text)
     assert inst.n == 4 and inst.holes == {(0, 1), (1, 2)}
     assert inst.adjacent((1, 1), (0, 2))  # diagonal step
     sol = {(0, 0): 1, (1, 0): 2, (1, 1): 3, (0, 2): 4}
@@ -64,9 +67,9 @@ def test_holes_and_square_king_moves(tmp_path):
     kinds = verify(inst, FAMILY.read_solution(inst, path)).kinds()
     assert kinds["outside"] == 1 and kinds["empty-cell"] == 1 and kinds["not-adjacent"] == 0
     # '#' at the start of a row is a hole, not a comment; a '#' before words is a comment
-    inst2 = parse_instance("hidato hex 2\n# 1\n# . # # holes here\n. #\n", "h.txt")
+    inst2 = read_instance("h.txt", text="hidato hex 2\n# 1\n# . # # holes here\n. #\n")
     assert inst2.n == 3 and inst2.givens == {inst2.rows[0][1]: 1}
-    assert parse_instance(format_instance(inst2, "round trip"), "r.txt").holes == inst2.holes
+    assert read_instance("r.txt", text=format_instance(inst2, "round trip")).holes == inst2.holes
 
 
 def test_solution_verifies_through_cli(g19, g19_solution, tmp_path):
@@ -120,7 +123,7 @@ def test_verify_names_every_violation(g19, g19_solution, tmp_path):
 )
 def test_malformed_grids(tmp_path, text, message):
     with pytest.raises(InputError, match=message):
-        parse_instance(text, "bad.txt")
+        read_instance("bad.txt", text=text)
     path = tmp_path / "bad.txt"
     path.write_text(text if text else "# nothing\n")
     res = run_cli("solve", path)
@@ -289,7 +292,7 @@ def test_generator_is_unique_and_reproducible(tmp_path):
     # irreducible: dropping any given except the ends allows another solution
     given = [c for c, k in inst.givens.items() if k not in (1, 30)]
     for c in given[:3]:
-        looser = parse_instance(format_instance(inst), "x.txt")
+        looser = read_instance("x.txt", text=format_instance(inst))
         del looser.givens[c]
         assert other_solution(looser, planted) is not None
     out = tmp_path / "a.txt"

@@ -9,7 +9,9 @@ from conftest import INSTANCES, run_cli
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.families.magichex.model import FAMILY, canonical, read_instance, verify
+from tilesolve.families.magichex.check import canonical, verify
+from tilesolve.families.magichex.family import FAMILY
+from tilesolve.families.magichex.parse import read_instance
 
 KNOWN = [[10, 12, 16], [13, 4, 2, 19], [15, 8, 5, 7, 3], [14, 6, 1, 17], [9, 11, 18]]
 ORDER3 = INSTANCES / "magichex_3.txt"

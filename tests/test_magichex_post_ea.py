@@ -12,8 +12,9 @@ from conftest import INSTANCES, run_cli
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.magichex import ga, post_ea
+from tilesolve.families.magichex.check import verify
 from tilesolve.families.magichex.legacy_sort import legacy_argsort
-from tilesolve.families.magichex.model import read_instance, verify
+from tilesolve.families.magichex.parse import read_instance
 
 ORDER3 = INSTANCES / "magichex_3.txt"
 # the magic hexagon in reading order (the post's board columns 1..19)

@@ -16,7 +16,9 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.options import parse_switch, switch
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import cpsat as em_cpsat
-from tilesolve.families.edgematch.model import FAMILY, read_instance, verify
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.family import FAMILY
+from tilesolve.families.edgematch.parse import read_instance
 
 
 @pytest.mark.parametrize("text,value", [("on", True), ("TRUE", True), ("yes", True), ("1", True),
@@ -117,8 +119,8 @@ def magichex_images(inst, board: dict) -> list[dict]:
 
 @pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search"])
 def test_an_imposed_magic_hexagon_is_accepted_in_every_orientation(backend):
-    from tilesolve.families.magichex.model import FAMILY as MAGICHEX
-    from tilesolve.families.magichex.model import read_instance as read_magichex
+    from tilesolve.families.magichex.family import FAMILY as MAGICHEX
+    from tilesolve.families.magichex.parse import read_instance as read_magichex
 
     inst = read_magichex(INSTANCES / "magichex_3.txt")
     mod = MAGICHEX.backend_module(backend)

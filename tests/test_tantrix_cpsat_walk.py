@@ -12,7 +12,8 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.core.solve import solve_file
 from tilesolve.families.tantrix import cpsat, cpsat_walk, search
-from tilesolve.families.tantrix.model import read_instance, verify
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.parse import read_instance
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -15,7 +15,8 @@ from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.tantrix import cpsat
 from tilesolve.families.tantrix.challenge import challenge_colour, challenge_instance
-from tilesolve.families.tantrix.model import read_instance, verify
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.parse import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 BAND_SIZES = (50, 60, 70, 80, 90, 100)

@@ -11,10 +11,10 @@ from conftest import run_cli
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.textfile import records
 from tilesolve.families.tantrix import ga
+from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.ga_growth import GENES_PER_TILE, SOLVED_BONUS, Grower
-from tilesolve.families.tantrix.model import parse_instance, verify
+from tilesolve.families.tantrix.parse import read_instance
 
 INSTANCES = {
     "discovery5": "tantrix\ntiles 1-5\ngoal loop red\nshape free\n",
@@ -30,7 +30,7 @@ INSTANCES = {
 
 
 def instance(name: str):
-    return parse_instance(records(name, INSTANCES[name]), name)
+    return read_instance(name, text=INSTANCES[name])
 
 
 def write(tmp_path, name: str):
@@ -119,7 +119,7 @@ def test_solve_streams_improving_elites_and_is_reproducible():
 
 def test_impossible_puzzle_times_out_with_best_cluster():
     # tiles 24-30 carry no yellow, so no yellow loop can pass through tiles 1-30
-    inst = parse_instance(records("x", "tantrix\ntiles 1-30\ngoal loop yellow\n"), "x")
+    inst = read_instance("x", text="tantrix\ntiles 1-30\ngoal loop yellow\n")
     out = ga.solve(inst, SolveOptions(seed=0, params={"generations": "3", "population": "20"}))
     assert out.status == Status.TIMEOUT
     assert out.solution and len(out.solution) <= 30
@@ -171,8 +171,7 @@ def test_bad_parameter_raises_input_error_in_the_library():
 def _growth(kind: str):
     from tilesolve.families.tantrix.ga_growth import COLOUR_INDEX, Growth
 
-    inst = parse_instance(records("t", f"tantrix\ntiles 1-3\ngoal {kind} yellow\nshape free\n"),
-                          "t")
+    inst = read_instance("t", text=f"tantrix\ntiles 1-3\ngoal {kind} yellow\nshape free\n")
     return Growth(Grower(inst), COLOUR_INDEX["yellow"])
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from tilesolve.backends import ga as engine
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.textfile import records
 from tilesolve.families.tantrix import ga
+from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.downing_growth import (
     DowningGrower,
     PyramidReading,
@@ -26,13 +26,13 @@ from tilesolve.families.tantrix.ga_downing import (
     single_point,
 )
 from tilesolve.families.tantrix.ga_growth import Grown
-from tilesolve.families.tantrix.model import parse_instance, read_instance, verify
+from tilesolve.families.tantrix.parse import read_instance
 
 N, SE, NE, S, NW, SW = 3, 1, 2, 0, 4, 5  # Downing's move codes
 
 
 def parse(text: str):
-    return parse_instance(records("x", "tantrix\n" + text), "x")
+    return read_instance("x", text="tantrix\n" + text)
 
 
 def figure5_genome(second_move: int = SE) -> list[int]:

@@ -16,8 +16,10 @@ from tilesolve.families.tantrix.challenge import (
     challenge_instance,
     challenge_tiles,
 )
+from tilesolve.families.tantrix.check import colour_lines, verify
+from tilesolve.families.tantrix.instance import Goal
 from tilesolve.families.tantrix.milp_kino_uno import KinoUnoMilp
-from tilesolve.families.tantrix.model import Goal, colour_lines, read_instance, verify
+from tilesolve.families.tantrix.parse import read_instance
 from tilesolve.families.tantrix.region import fixed_layout
 
 ROOT = Path(__file__).resolve().parent.parent

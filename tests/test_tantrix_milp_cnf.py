@@ -8,8 +8,9 @@ import pytest
 from conftest import INSTANCES, run_cli
 
 from tilesolve.families.tantrix import lazy
+from tilesolve.families.tantrix.check import colour_lines
 from tilesolve.families.tantrix.milp import TantrixMilp, cuts
-from tilesolve.families.tantrix.model import colour_lines, read_instance
+from tilesolve.families.tantrix.parse import read_instance
 from tilesolve.families.tantrix.region import fixed_layout, free_layout
 
 

@@ -11,7 +11,9 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.tantrix import catalogue as cat
 from tilesolve.families.tantrix import cpsat
-from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.instance import Goal, TantrixInstance
+from tilesolve.families.tantrix.parse import read_instance
 
 # a yellow loop of tiles 1..3 (Discovery 3), found by hand and checked by brute force
 D3 = {(0, 0): (1, 1), (1, 0): (2, 3), (0, 1): (3, 5)}

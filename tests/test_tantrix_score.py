@@ -13,7 +13,9 @@ from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.tantrix import catalogue as cat
 from tilesolve.families.tantrix import cpsat, ga, search
-from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.instance import Goal, TantrixInstance
+from tilesolve.families.tantrix.parse import read_instance
 
 TILES_JSON = ROOT.parent / "shared" / "data" / "tantrix_tiles.json"
 LOOP56 = INSTANCES / "tantrix_loop56.txt"

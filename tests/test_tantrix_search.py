@@ -11,7 +11,9 @@ from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status, StopFlag
 from tilesolve.core.solve import solve_file
 from tilesolve.families.tantrix import linewalk, search
-from tilesolve.families.tantrix.model import Goal, TantrixInstance, read_instance, verify
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.instance import Goal, TantrixInstance
+from tilesolve.families.tantrix.parse import read_instance
 
 ENGINES = ["python", pytest.param("c", marks=pytest.mark.skipif(
     search._loopscan is None, reason="compiled loopscan core not built"))]

@@ -46,7 +46,7 @@ class Puzzle:
     @property
     def text(self) -> str:
         """The instance in its family's text format (what `load` reads back)."""
-        return self._family.module("model").format_instance(self.instance)
+        return self._family.format_instance(self.instance)
 
     def info(self) -> dict[str, Any]:
         """Sizes, counts and a search-space estimate, as `tilesolve info` prints them."""

@@ -1,10 +1,19 @@
 """The seam every puzzle family implements, and the registry that finds a family for a file.
 
 A family package `tilesolve.families.<name>` exposes `FAMILY`, an instance of a `Family`
-subclass. Backends live beside it as modules (`cpsat`, `milp`, `cnf`, `ga`), each with
-`solve(instance, options) -> Outcome` and an `OPTIONS` table (core.options) of the options it
-takes; the registry imports them only when asked, so a missing solver library never breaks the
-other backends.
+subclass (module `family`), and keeps its files and rules in modules named alike in every family:
+
+- `instance`: the instance type;
+- `parse`: `read_instance(path, fmt=None, text=None)`, `parse_solution(instance, recs, path)`
+  and `solution_from_json(instance, data, path)`;
+- `format`: `format_instance(instance, comment="")`, `format_solution(instance, solution)` and
+  `solution_json(instance, solution)`;
+- `check`: `verify(instance, solution, objective=None) -> Report`.
+
+`Family` reads, writes and checks through those modules. Backends live beside them as modules
+(`cpsat`, `milp`, `cnf`, `ga`), each with `solve(instance, options) -> Outcome` and an `OPTIONS`
+table (core.options) of the options it takes; the registry imports them only when asked, so a
+missing solver library never breaks the other backends.
 """
 
 from __future__ import annotations
@@ -67,13 +76,13 @@ class Family:
         return bool(recs) and recs[0].tokens[0].lower() == self.name
 
     def read_instance(self, path: str | Path, fmt: str | None = None, text: str | None = None):
-        raise NotImplementedError
+        return self.part("parse").read_instance(path, fmt, text)
 
     def parse_solution_text(self, instance, recs: list[Record], path: str) -> Solution:
-        raise NotImplementedError
+        return self.part("parse").parse_solution(instance, recs, path)
 
     def solution_from_json(self, instance, data: dict, path: str) -> Solution:
-        raise NotImplementedError
+        return self.part("parse").solution_from_json(instance, data, path)
 
     def read_solution(self, instance, path: str | Path, fmt: str | None = None) -> Solution:
         """A solution file: the family's text format, its JSON, or a `solve --json` result."""
@@ -94,11 +103,15 @@ class Family:
         return self.parse_solution_text(instance, records(path, text), str(path))
 
     # --- writing -------------------------------------------------------------------------
+    def format_instance(self, instance, comment: str = "") -> str:
+        """The instance in the family's file format (what `read_instance` reads back)."""
+        return self.part("format").format_instance(instance, comment)
+
     def format_solution(self, instance, solution: Solution) -> str:
-        raise NotImplementedError
+        return self.part("format").format_solution(instance, solution)
 
     def solution_json(self, instance, solution: Solution) -> dict:
-        raise NotImplementedError
+        return self.part("format").solution_json(instance, solution)
 
     def draw_text(self, instance, solution: Solution) -> str:
         """A terminal drawing of the board; default: the solution file text."""
@@ -110,7 +123,7 @@ class Family:
 
     # --- checking ------------------------------------------------------------------------
     def verify(self, instance, solution: Solution, objective: str | None = None) -> Report:
-        raise NotImplementedError
+        return self.part("check").verify(instance, solution, objective)
 
     def canonical(self, instance, solution: Solution) -> Hashable:
         """A key equal for solutions that are the same up to the puzzle's symmetries."""
@@ -131,6 +144,11 @@ class Family:
                 return None
             raise
         return mod.reason(instance, objective)
+
+    # --- the family's modules -----------------------------------------------------------
+    def part(self, name: str) -> ModuleType:
+        """One of the modules every family has (parse, format, check)."""
+        return importlib.import_module(f"tilesolve.families.{self.name}.{name}")
 
     # --- backends and tools --------------------------------------------------------------
     def backend_module(self, backend: str) -> ModuleType:

@@ -188,9 +188,6 @@ class Options:
         """The options a user may give, in declaration order."""
         return [o for o in self if not o.internal]
 
-    def without(self, *names: str) -> Options:
-        return Options(o for o in self if o.name not in names)
-
     def validate(self, params: dict, owner: str = "this backend") -> dict:
         """The options converted, with the declared defaults; one line for an option the table
         does not declare, listing the ones it does."""

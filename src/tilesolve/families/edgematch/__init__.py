@@ -1,5 +1,6 @@
 """Eternity II-style edge matching: square pieces with four coloured edges."""
 
-from .model import FAMILY, EdgeInstance
+from .family import FAMILY
+from .instance import EdgeInstance
 
 __all__ = ["FAMILY", "EdgeInstance"]

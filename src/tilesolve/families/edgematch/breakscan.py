@@ -24,7 +24,7 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, count
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 try:
     from . import _breakscan
@@ -314,7 +314,7 @@ def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
     keep = {c: pr for c, pr in sol.items() if c[0] not in rows or c in fixed}
     if len(keep) == len(sol):
         return None
-    from .model import score
+    from .check import score
 
     breaks = sq.join_count(inst.width, inst.height) - score(inst, sol)
     if breaks == 0:

@@ -26,7 +26,7 @@ from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from . import presearch
-from .model import Cell, EdgeInstance
+from .instance import Cell, EdgeInstance
 from .placements import PlacementTable
 
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY, presearch.PRESEARCH)

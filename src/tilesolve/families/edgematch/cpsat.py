@@ -25,7 +25,7 @@ from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Option, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
 from . import presearch
-from .model import EdgeInstance
+from .instance import EdgeInstance
 from .placements import PlacementTable
 
 OPTIONS = Options(NO_SYMMETRY, Option(

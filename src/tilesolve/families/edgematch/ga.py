@@ -50,8 +50,8 @@ from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, SolveOptions, Status
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
+from .instance import EdgeInstance
 from .local_search import LocalSearch
-from .model import EdgeInstance
 from .niang_fitness import TERMS, niang_fitness
 from .niang_repair import ThesisRepair
 

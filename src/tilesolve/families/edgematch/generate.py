@@ -17,7 +17,8 @@ from ...core.errors import InputError
 from ...core.options import Option, Options, count
 from ...core.result import Solution
 from ...core.textfile import write_text_atomic
-from .model import EdgeInstance, format_instance
+from .format import format_instance
+from .instance import EdgeInstance
 
 # size -> (frame colours, inner colours), square boards, after Brendan Owen's "hardest" sets
 HARDEST = {
@@ -126,7 +127,7 @@ def generate_text(seed: int = 0, **opts: str) -> str:
     inst, planted = generate(width, height, fc, ic, seed, fixed, patterns)
     if sol_path:
 
-        from .model import FAMILY
+        from .family import FAMILY
 
         write_text_atomic(sol_path, FAMILY.format_solution(inst, planted))
     fcn, icn = len(inst.frame_colours()), len(inst.inner_colours())

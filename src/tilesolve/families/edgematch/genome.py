@@ -26,7 +26,7 @@ from ...backends.ga import Encoding
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Solution
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 CLASSES = ("corner", "border", "inner")
 

@@ -34,7 +34,7 @@ from ...core import squaregrid as sq
 from ...core.options import Option, Options, fraction, non_negative, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .breakscan import BREAK_OPTIONS
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 CLASSES = ("corner", "border", "inner")
 NOISE = 1000  # assignment tie-breaks: random costs below NOISE, gains worth k * NOISE each

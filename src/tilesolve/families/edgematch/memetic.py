@@ -22,7 +22,7 @@ from ...core.options import Option, Options, count, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
 from . import anneal, breakscan, ga, lns
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 OPTIONS = Options(
     ga.OPTIONS,

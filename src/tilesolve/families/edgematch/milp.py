@@ -21,7 +21,7 @@ from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import EdgeInstance
+from .instance import EdgeInstance
 from .placements import Placement, PlacementTable
 
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)

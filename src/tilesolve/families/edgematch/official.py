@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .model import Cell, EdgeInstance
+from .instance import Cell, EdgeInstance
 
 DIGEST = "52f635a9b10adaa5a77c050ed68e264fe27edfc5b72dffdf09e097329d6de28b"
 START: dict[Cell, tuple[int, int]] = {(8, 7): (139, 2)}  # I8

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...core import squaregrid as sq
 from ...core.result import Solution
-from .model import Cell, EdgeInstance
+from .instance import Cell, EdgeInstance
 
 Placement = tuple[Cell, int, int]  # (cell, piece, rot)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 
 def _greys(edges) -> list[int]:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from ...core.options import Option, non_negative
 from ...core.result import Outcome, SolveOptions, Status
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 PRESEARCH = Option("presearch", non_negative, 0.0,
                    "seconds of rowscan search first, its board handed over as the model's "

@@ -7,7 +7,8 @@ from pathlib import Path
 from ...core import draw
 from ...core import squaregrid as sq
 from ...core.result import Solution
-from .model import EdgeInstance, board_url
+from .format import board_url
+from .instance import EdgeInstance
 
 GREY = "#8c8c8c"
 

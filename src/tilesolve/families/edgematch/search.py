@@ -28,7 +28,7 @@ from ...core import squaregrid as sq
 from ...core.options import NO_SYMMETRY, Options
 from ...core.result import Outcome, Solution, SolveOptions
 from .breakscan import BREAK_OPTIONS, placement_rows
-from .model import EdgeInstance
+from .instance import EdgeInstance
 
 try:
     from . import _rowscan

@@ -1,5 +1,6 @@
 """Hidato: number a beehive (hex) or square board with holes along a Hamiltonian path."""
 
-from .model import FAMILY, HidatoInstance
+from .family import FAMILY
+from .instance import HidatoInstance
 
 __all__ = ["FAMILY", "HidatoInstance"]

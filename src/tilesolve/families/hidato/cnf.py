@@ -17,7 +17,7 @@ from pysat.formula import IDPool
 from ...backends import cnf as runner
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import HidatoInstance
+from .instance import HidatoInstance
 from .placements import Placements
 
 OPTIONS = runner.OPTIONS  # the solver; the model itself has no options

@@ -20,7 +20,7 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import HidatoInstance
+from .instance import HidatoInstance
 from .placements import Placements
 
 MODELS = ("position", "boolean", "circuit")

@@ -28,7 +28,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from .model import HidatoInstance
+from .instance import HidatoInstance
 
 PAPER = engine.GAConfig(
     population=250,

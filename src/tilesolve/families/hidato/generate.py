@@ -25,7 +25,9 @@ from ...core.options import Option, Options, count, positive_int
 from ...core.result import Solution, SolveOptions, Status
 from ...core.textfile import write_text_atomic
 from .cpsat import HidatoBoolean
-from .model import MAX_CELLS, SHAPES, Cell, HidatoInstance, adjacent_cells, format_instance, layout
+from .format import format_instance
+from .instance import SHAPES, Cell, HidatoInstance, adjacent_cells, layout
+from .parse import MAX_CELLS
 
 
 def board_dims(shape: str, cells: int) -> tuple[int, ...]:
@@ -237,7 +239,7 @@ def generate_text(seed: int = 0, **opts: str) -> str:
     inst, planted, stats = generate(shape, dims, cells, seed, target, keep_ends, mix)
     if sol_path:
 
-        from .model import FAMILY
+        from .family import FAMILY
 
         write_text_atomic(sol_path, FAMILY.format_solution(inst, planted))
     comment = (

@@ -14,7 +14,7 @@ import pulp
 from ...backends import milp as runner
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import HidatoInstance
+from .instance import HidatoInstance
 from .placements import Placements
 
 OPTIONS = runner.OPTIONS  # the solver; the model itself has no options

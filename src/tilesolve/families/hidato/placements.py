@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...core.result import Solution
-from .model import HidatoInstance
+from .instance import HidatoInstance
 
 
 class Placements:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import HidatoInstance
+from .instance import HidatoInstance
 
 
 def reason(inst: HidatoInstance, objective: str | None = None) -> str | None:

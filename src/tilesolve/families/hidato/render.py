@@ -8,7 +8,7 @@ from pathlib import Path
 from ...core import draw
 from ...core import hexgrid as hx
 from ...core.result import Solution
-from .model import Cell, HidatoInstance
+from .instance import Cell, HidatoInstance
 
 GIVEN, FREE, HOLE = "#d9d9d9", "#ffffff", "#4d4d4d"
 

@@ -1,5 +1,6 @@
 """Magic hexagons: consecutive integers in a hexagon, every straight line the same sum."""
 
-from .model import FAMILY, MagicHexInstance
+from .family import FAMILY
+from .instance import MagicHexInstance
 
 __all__ = ["FAMILY", "MagicHexInstance"]

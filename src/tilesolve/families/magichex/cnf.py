@@ -22,7 +22,7 @@ from ...backends import cnf as runner
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import Cell, MagicHexInstance
+from .instance import Cell, MagicHexInstance
 
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 TRUE, FALSE = "T", "F"

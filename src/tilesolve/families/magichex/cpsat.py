@@ -27,7 +27,7 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Option, Options, seconds, switch
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 from .search_order import cell_order
 from .tabu import tabu_search
 

@@ -29,7 +29,7 @@ from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import post_ea
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 from .tabu import LineAlgebra, tabu_search
 
 DEFAULT_SECONDS = 60.0  # without a budget: the EA cannot prove there is no solution

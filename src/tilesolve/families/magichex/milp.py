@@ -20,7 +20,7 @@ from ...backends import milp as runner
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 
 OPTIONS = Options(runner.OPTIONS, NO_SYMMETRY)
 

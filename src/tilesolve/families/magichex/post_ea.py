@@ -41,8 +41,8 @@ import numpy as np
 
 from ...backends.ga import FitnessCurve
 from ...core.result import Solution
+from .instance import MagicHexInstance
 from .legacy_sort import legacy_argsort
-from .model import MagicHexInstance
 
 try:
     from . import _postea

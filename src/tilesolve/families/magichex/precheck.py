@@ -7,7 +7,7 @@ an integer is refused when the file is read.)
 
 from __future__ import annotations
 
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 
 
 def reason(inst: MagicHexInstance, objective: str | None = None) -> str | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ...core import draw
 from ...core import hexgrid as hx
 from ...core.result import Solution
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 
 GIVEN = "#d9e6f2"
 EMPTY = "#ffffff"

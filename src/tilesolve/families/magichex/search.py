@@ -19,7 +19,7 @@ from bisect import bisect_left, insort
 from ...backends import search as runner
 from ...core.options import NO_SYMMETRY, Options, switch
 from ...core.result import Outcome, Solution, SolveOptions
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 from .search_order import cell_order
 
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(0))

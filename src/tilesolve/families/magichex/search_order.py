@@ -9,7 +9,7 @@ ring, so every line's sum prunes long before the centre is reached.
 from __future__ import annotations
 
 from ...core import hexgrid as hx
-from .model import Cell, MagicHexInstance
+from .instance import Cell, MagicHexInstance
 
 
 def cell_order(inst: MagicHexInstance) -> list[Cell]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import MagicHexInstance
+from .instance import MagicHexInstance
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """Tantrix: hexagonal tiles with coloured lines; goal loops and lines, no holes."""
 
-from .model import FAMILY, Goal, TantrixInstance
+from .family import FAMILY
+from .instance import Goal, TantrixInstance
 
 __all__ = ["FAMILY", "Goal", "TantrixInstance"]

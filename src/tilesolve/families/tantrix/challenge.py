@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from .model import Goal, TantrixInstance
+from .instance import Goal, TantrixInstance
 
 DISCOVERY_BACKS = {1: "yellow", 2: "yellow", 3: "yellow", 4: "red", 5: "red",
                    6: "blue", 7: "red", 8: "blue", 9: "yellow", 10: "blue"}

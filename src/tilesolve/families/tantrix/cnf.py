@@ -30,6 +30,7 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Options
 from ...core.result import Outcome, Solution, SolveOptions
+from .instance import TantrixInstance
 from .lazy import (
     Table,
     check_goals,
@@ -39,7 +40,6 @@ from .lazy import (
     rim,
     violations,
 )
-from .model import TantrixInstance
 from .region import RADIUS, SHORT_LOOPS, Layout, choice_option, export_layout, solve_on_layouts
 
 OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS)

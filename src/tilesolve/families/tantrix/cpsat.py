@@ -30,7 +30,7 @@ from ...core.options import Option, Options
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from . import cpsat_walk
-from .model import TantrixInstance
+from .instance import TantrixInstance
 from .region import (
     RADIUS,
     Layout,

@@ -33,7 +33,8 @@ from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from .cpsat import TantrixCpsat, _false, _true
-from .model import FAMILY, TantrixInstance
+from .family import FAMILY
+from .instance import TantrixInstance
 from .region import Layout, score_board
 
 

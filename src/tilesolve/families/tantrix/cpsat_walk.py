@@ -32,8 +32,9 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
 from . import catalogue as cat
+from .check import colour_lines
+from .instance import TantrixInstance
 from .linewalk import followed_goal
-from .model import TantrixInstance, colour_lines
 
 COLOUR = {c: i for i, c in enumerate(cat.COLOURS)}
 DQ = [d[0] for d in hx.DIRECTIONS]

@@ -63,8 +63,9 @@ from dataclasses import dataclass
 
 from ...core import hexgrid as hx
 from . import catalogue as cat
+from .check import holes
 from .ga_growth import COLOUR_INDEX, DIRS, OPP, Grower, Grown, count_holes
-from .model import TantrixInstance, goal_colour_options, holes, triangle
+from .instance import TantrixInstance, goal_colour_options, triangle
 
 Hex = tuple[int, int]
 MOVE_BITS, PRIO_BITS, ORIENT_BITS = 5, 7, 8

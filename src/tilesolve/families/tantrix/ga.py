@@ -32,6 +32,7 @@ from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from .check import verify
 from .downing_growth import (
     PYRAMID_ORDERS,
     PyramidReading,
@@ -39,9 +40,10 @@ from .downing_growth import (
     paper_budget,
     paper_weights,
 )
+from .family import FAMILY
 from .ga_downing import CACHE_SIZE, DowningEncoding, flip_bits
 from .ga_growth import GENES_PER_TILE, ORIENT, PRIO, SOLVED_BONUS, Grower
-from .model import FAMILY, TantrixInstance, verify
+from .instance import TantrixInstance
 
 PAPER_ONLY = ("swaps", "k_cyc", "holes", "pyramid_focal", "pyramid_order", "pyramid_skip")
 

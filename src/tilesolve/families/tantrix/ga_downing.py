@@ -29,7 +29,7 @@ from ...backends.ga import Encoding
 from ...core.result import Solution
 from . import catalogue as cat
 from .downing_growth import DowningGrower, PaperScore, PyramidReading, Weights
-from .model import TantrixInstance
+from .instance import TantrixInstance
 
 CACHE_SIZE = 200_000
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ...core import hexgrid as hx
 from . import catalogue as cat
-from .model import TantrixInstance, goal_colour_options, triangle
+from .instance import TantrixInstance, goal_colour_options, triangle
 
 Hex = tuple[int, int]
 GENES_PER_TILE = 3

@@ -25,7 +25,8 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
 from . import catalogue as cat
-from .model import TantrixInstance, colour_lines, components, holes
+from .check import colour_lines, components, holes
+from .instance import TantrixInstance
 from .region import Layout, fixed_loop_colours
 
 Hex = hx.Hex

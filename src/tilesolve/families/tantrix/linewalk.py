@@ -34,7 +34,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
 from . import catalogue as cat
-from .model import TantrixInstance
+from .instance import TantrixInstance
 from .scan_tables import candidate_order, side_masks
 
 try:

@@ -47,6 +47,7 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Option, Options, auto_switch
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from .instance import TantrixInstance
 from .lazy import (
     Table,
     check_goals,
@@ -58,7 +59,6 @@ from .lazy import (
     violations,
 )
 from .milp_kino_uno import C2_FORMS, KinoUnoMilp, check_setting
-from .model import TantrixInstance
 from .region import (
     RADIUS,
     SHORT_LOOPS,

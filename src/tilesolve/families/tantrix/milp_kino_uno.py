@@ -37,7 +37,8 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.result import Solution
 from . import catalogue as cat
-from .model import TantrixInstance, colour_lines
+from .check import colour_lines
+from .instance import TantrixInstance
 from .region import Layout
 
 C2_FORMS = ("c2", "c2prime")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import catalogue as cat
-from .model import TantrixInstance
+from .instance import TantrixInstance
 
 # The shortest loop on a hex grid runs through three cells around one corner.
 SHORTEST_LOOP = 3

@@ -16,7 +16,7 @@ from ...core.errors import InputError
 from ...core.options import Option
 from ...core.result import Outcome, SolveOptions, Status
 from . import catalogue as cat
-from .model import TantrixInstance, goal_colour_options
+from .instance import TantrixInstance, goal_colour_options
 
 Hex = hx.Hex
 

@@ -10,7 +10,7 @@ from ...core import draw
 from ...core import hexgrid as hx
 from ...core.result import Solution
 from . import catalogue as cat
-from .model import TantrixInstance
+from .instance import TantrixInstance
 
 INK = {"red": "#e0262b", "yellow": "#f6d21a", "blue": "#1f5fd6", "green": "#1f9a3a"}
 

@@ -31,7 +31,7 @@ from ...core.errors import InputError
 from ...core.options import Option, Options, positive_int
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
-from .model import TantrixInstance, goal_colour_options
+from .instance import TantrixInstance, goal_colour_options
 from .region import score_board
 
 Hex = hx.Hex

@@ -46,7 +46,7 @@ from ...core.options import Options
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from . import linewalk, score_search
-from .model import Goal, TantrixInstance, goal_colour_options
+from .instance import Goal, TantrixInstance, goal_colour_options
 from .region import pin_tile
 from .scan_tables import candidate_order, side_masks
 

@@ -1,0 +1,41 @@
+"""The Hidato family as the program sees it (core.family.Family)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ...core.family import Family
+from ...core.result import Solution
+from ...core.textfile import read_text
+from .parse import grid_records, parse_solution
+
+
+class HidatoFamily(Family):
+    name = "hidato"
+
+    def legend(self, instance) -> str:
+        return f"numbers 1..{instance.n} run along a path, each touching the next; # a hole"
+
+    def read_solution(self, instance, path, fmt=None) -> Solution:
+        text = read_text(path)
+        if text.lstrip().startswith("{"):
+            return super().read_solution(instance, path, fmt)
+        recs = grid_records(str(path), text, header=text.lstrip().lower().startswith("hidato"))
+        return parse_solution(instance, recs, str(path))
+
+    def info(self, instance) -> dict:
+        dims = instance.dims
+        return {
+            "family": self.name,
+            "shape": instance.shape,
+            "size": f"side {dims[0]}" if instance.shape == "hex" else f"{dims[0]}x{dims[1]}",
+            "cells": instance.n,
+            "holes": len(instance.holes),
+            "givens": len(instance.givens),
+            "given_fraction": round(len(instance.givens) / instance.n, 3),
+            "degree": dict(sorted(Counter(len(a) for a in instance.neighbours).items())),
+            "search_space": f"10^{instance.search_space_log10():.1f} (free numbers permuted)",
+        }
+
+
+FAMILY = HidatoFamily()

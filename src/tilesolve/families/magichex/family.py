@@ -1,0 +1,32 @@
+"""The magic hexagon family as the program sees it (core.family.Family)."""
+
+from __future__ import annotations
+
+from ...core.family import Family
+from .check import canonical
+
+
+class MagicHexFamily(Family):
+    name = "magichex"
+
+    def legend(self, instance) -> str:
+        return (f"numbers {instance.first}..{instance.last}; every straight line of cells sums "
+                f"to {instance.magic}")
+
+    def canonical(self, instance, solution):
+        return canonical(instance, solution)
+
+    def info(self, instance) -> dict:
+        return {
+            "family": self.name,
+            "order": instance.order,
+            "cells": instance.n_cells,
+            "numbers": f"{instance.first}..{instance.last}",
+            "magic_sum": instance.magic,
+            "lines": len(instance.lines),
+            "givens": len(instance.givens),
+            "symmetries": 12,
+        }
+
+
+FAMILY = MagicHexFamily()

@@ -1,0 +1,43 @@
+"""The Tantrix family as the program sees it (core.family.Family)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ...core.family import Family
+from .check import LONGEST, OBJECTIVES, canonical
+from .format import draw_text
+
+
+class TantrixFamily(Family):
+    name = "tantrix"
+    objectives = OBJECTIVES
+    objective_counts = {LONGEST: "tiles on each goal's longest loop or line"}
+
+    def legend(self, instance) -> str:
+        return "tile/rot: tile number (1-56, as on its back) / clockwise sixth turns"
+
+    def objective_backends(self, instance) -> tuple[str, ...]:
+        """--objective longest without -b: the backends that score (MILP and SAT refuse)."""
+        return ("search", "cpsat")
+
+    def draw_text(self, instance, solution) -> str:
+        return draw_text(instance, solution)
+
+    def canonical(self, instance, solution) -> Hashable:
+        return canonical(instance, solution)
+
+    def info(self, instance) -> dict:
+        out = {
+            "family": self.name,
+            "tiles": instance.n,
+            "tile_types": len(instance.types()),
+            "goals": [str(g) for g in instance.goals],
+            "shape": instance.shape + (f" {instance.size}" if instance.size else ""),
+        }
+        if instance.shape == "board":
+            out["board_cells"] = len(instance.board)
+        return out
+
+
+FAMILY = TantrixFamily()
