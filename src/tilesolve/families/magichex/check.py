@@ -38,9 +38,9 @@ def verify(inst: MagicHexInstance, sol: Solution, objective: str | None = None) 
     for name, line in inst.lines:
         if all(c in placed for c in line):
             s = sum(placed[c] for c in line)
-            if s != inst.magic:
+            if s != inst.magic_exact:
                 rep.add("line-sum", f"{name} {[placed[c] for c in line]} sums to {s}; "
-                        f"expected {inst.magic}")
+                        f"expected {inst.magic_text}")
     return rep
 
 

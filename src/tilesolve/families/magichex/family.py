@@ -11,7 +11,7 @@ class MagicHexFamily(Family):
 
     def legend(self, instance) -> str:
         return (f"numbers {instance.first}..{instance.last}; every straight line of cells sums "
-                f"to {instance.magic}")
+                f"to {instance.magic_text}")
 
     def canonical(self, instance, solution):
         return canonical(instance, solution)
@@ -22,7 +22,8 @@ class MagicHexFamily(Family):
             "order": instance.order,
             "cells": instance.n_cells,
             "numbers": f"{instance.first}..{instance.last}",
-            "magic_sum": instance.magic,
+            "magic_sum": instance.magic_text if instance.magic_exact.denominator != 1
+            else instance.magic,
             "lines": len(instance.lines),
             "givens": len(instance.givens),
             "symmetries": 12,

@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from ...core import hexgrid as hx
+from ...core.errors import InputError
 
 Cell = tuple[int, int]
 # the three line directions: cells sharing r (rows), q (NW-SE lines), s = -q-r (NE-SW lines)
@@ -32,6 +33,13 @@ def admissible_starts(order: int) -> tuple[int, list[int]]:
     """(period p, residues a) such that the magic sum is an integer iff first = a (mod p)."""
     period = 2 * (2 * order - 1)
     return period, [f for f in range(period) if magic_sum(order, f).denominator == 1]
+
+
+def no_integer_sum(order: int, first: int) -> str:
+    period, res = admissible_starts(order)
+    return (f"no magic hexagon of order {order} starts at {first}: every line would have to sum "
+            f"to {magic_sum(order, first)}, which is not an integer (an integer sum needs first = "
+            f"{' or '.join(map(str, res))} mod {period})")
 
 
 @dataclass
@@ -54,8 +62,21 @@ class MagicHexInstance:
         return range(self.first, self.last + 1)
 
     @property
+    def magic_exact(self) -> Fraction:
+        """The sum every line must reach, a fraction when `first` admits no solution."""
+        return magic_sum(self.order, self.first)
+
+    @property
     def magic(self) -> int:
-        return int(magic_sum(self.order, self.first))
+        """The magic sum as the models take it; only puzzles past the precheck reach them."""
+        exact = self.magic_exact
+        if exact.denominator != 1:
+            raise InputError(no_integer_sum(self.order, self.first))
+        return exact.numerator
+
+    @property
+    def magic_text(self) -> str:
+        return str(self.magic_exact)
 
     @cached_property
     def cells(self) -> list[Cell]:

@@ -1,16 +1,19 @@
 """Magic hexagons whose givens already rule out the magic sum on some line.
 
 A line with k empty cells can at least add the k smallest unused numbers and at most the k
-largest; if even that misses the magic sum, no arrangement exists. (A magic sum that is not
-an integer is refused when the file is read.)
+largest; if even that misses the magic sum, no arrangement exists. Before that: lines of
+integers cannot sum to a fraction, so a first number whose magic sum is not an integer has no
+arrangement at all.
 """
 
 from __future__ import annotations
 
-from .instance import MagicHexInstance
+from .instance import MagicHexInstance, no_integer_sum
 
 
 def reason(inst: MagicHexInstance, objective: str | None = None) -> str | None:
+    if inst.magic_exact.denominator != 1:
+        return no_integer_sum(inst.order, inst.first)
     free = sorted(set(inst.values) - set(inst.givens.values()))
     for name, cells in inst.lines:
         fixed = sum(inst.givens[c] for c in cells if c in inst.givens)

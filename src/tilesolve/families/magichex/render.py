@@ -26,7 +26,7 @@ def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path) 
     for idx, (_name, line) in enumerate(inst.lines):
         if all(c in solution for c in line):
             sums[idx] = sum(solution[c] for c in line)
-    wrong = {c for idx, s in sums.items() if s != inst.magic for c in inst.lines[idx][1]}
+    wrong = {c for idx, s in sums.items() if s != inst.magic_exact for c in inst.lines[idx][1]}
     n = inst.order
     fig, ax = draw.figure(1.0 + 0.75 * (2 * n - 1), 1.0 + 0.7 * (2 * n - 1))
     font = max(5, 13 - n)
@@ -47,11 +47,11 @@ def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path) 
         start = line[-1] if kind == 1 else line[0]  # lines are listed top to bottom
         x, y = hx.pixel_center(hx.neighbour(start, steps[kind]))
         ax.text(x, y, str(s), ha="center", va="center", fontsize=font - 2,
-                color="green" if s == inst.magic else "red")
+                color="green" if s == inst.magic_exact else "red")
     pts = [hx.pixel_center(c) for c in inst.cells]
     pad = 2.2
     ax.set_xlim(min(p[0] for p in pts) - pad, max(p[0] for p in pts) + pad)
     ax.set_ylim(max(p[1] for p in pts) + pad, min(p[1] for p in pts) - pad)
-    ax.set_title(f"order {n}, numbers {inst.first}..{inst.last}, magic sum {inst.magic}",
+    ax.set_title(f"order {n}, numbers {inst.first}..{inst.last}, magic sum {inst.magic_text}",
                  fontsize=font)
     draw.save(fig, path)
