@@ -13,7 +13,7 @@ import statistics
 import sys
 
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 
 
 def main(argv: list[str] | None = None) -> int:

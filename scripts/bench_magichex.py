@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from tilesolve.core.result import SolveOptions  # noqa: E402
-from tilesolve.core.solve import finish, run_backend  # noqa: E402
+from tilesolve.core.solve import run_backend  # noqa: E402
+from tilesolve.core.verdict import finish  # noqa: E402
 from tilesolve.families.magichex.model import FAMILY  # noqa: E402
 
 INSTANCES = ["3", "3_zero", "4_3", "5_6", "5_15", "6_21", "7_2", "8_zero"]

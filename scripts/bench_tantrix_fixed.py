@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.tantrix.model import FAMILY
 
 ROOT = Path(__file__).resolve().parent.parent

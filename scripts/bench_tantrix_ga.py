@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT / "instances" / f"tantrix_discovery_{k}.txt" for k in (10, 15, 20)]

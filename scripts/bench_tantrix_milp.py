@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [*(f"tantrix_challenge_{n}.txt" for n in (10, 20, 30, 40)),

@@ -1,6 +1,6 @@
 """The Python API: load or build a puzzle, solve it, and read a verified result.
 
-A thin layer over the pipeline the command line runs (`core.solve`): the same backends, the
+A thin layer over the pipeline the command line runs (`dispatch`): the same backends, the
 same options, and the same gate, so every solution a `Result` holds has passed the family's
 checker. Solver libraries are imported only when a solve needs them.
 """
@@ -77,7 +77,7 @@ class Puzzle:
                             verbose=verbose)
         opts.check()
         opts.start_clock()
-        from .core.solve import default_backend, solve_instance
+        from .dispatch import default_backend, solve_instance
 
         backend = backend or default_backend(self._family, self.instance, opts)
         # options that reshape the instance (edge matching's clues) work on a copy

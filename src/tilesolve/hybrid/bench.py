@@ -27,9 +27,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core.errors import InputError
-from .core.family import BACKEND_MODULES, load_instance
-from .core.options import Option, Options
+from ..core.errors import InputError
+from ..core.family import BACKEND_MODULES, load_instance
+from ..core.options import Option, Options
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -87,7 +87,7 @@ def _option_table(family, backend: str) -> Options:
     every backend that may race)."""
     if backend != "portfolio":
         return family.backend_options(backend)
-    from .hybrid.budget import available
+    from .budget import available
     from .portfolio import OPTIONS
 
     return Options(OPTIONS, *(family.backend_options(b) for b in available(family)))
@@ -114,8 +114,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
 
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
-    from .core.result import SolveOptions
-    from .core.solve import solve_file
+    from ..core.result import SolveOptions
+    from ..dispatch import solve_file
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -204,7 +204,7 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
 
 
 def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None]):
-    from .hybrid.cluster import client
+    from .cluster import client
 
     rows = []
     with client(address) as cl:

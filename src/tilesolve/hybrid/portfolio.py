@@ -26,7 +26,7 @@ Portfolio options (`solve --backend portfolio --name value`, strings from the co
    a new seed. On the official Eternity II the memetic lane never raised the best in the
    runs of docs/hybrid.md, so its core goes to a second LNS; stats["adapt"] lists each change.
 
-Everything reported passes the family's checker (core.solve.finish) in this process.
+Everything reported passes the family's checker (core.verdict.finish) in this process.
 """
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .core.errors import InputError
-from .core.family import Family
-from .core.options import Option, Options, seconds
-from .core.progress import Progress, display
-from .core.result import Outcome, Solution, SolveOptions, SolveResult, Status
-from .core.solve import finish
-from .hybrid import budget
-from .hybrid.lanes import POLL, LaneSpec
-from .hybrid.race import Race
+from ..core.errors import InputError
+from ..core.family import Family
+from ..core.options import Option, Options, seconds
+from ..core.progress import Progress, display
+from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status
+from ..core.verdict import finish
+from . import budget
+from .lanes import POLL, LaneSpec
+from .race import Race
 
 OPTIONS = Options(
     Option("backends", str, None, "comma list of racing backends (default: as many as the "
