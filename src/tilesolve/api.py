@@ -155,7 +155,8 @@ class Result:
         self.run_objective = objective
         """The objective the run maximised (None: every rule must hold)."""
         self.raw = result
-        """The pipeline's `SolveResult`, as `tilesolve solve --json` prints it."""
+        """The pipeline's `SolveResult`: its `board` is the solver's solution object, its
+        `to_json()` what `tilesolve solve --json` prints."""
 
     def __repr__(self) -> str:
         return f"<tilesolve.Result {self.summary()}>"
@@ -185,9 +186,7 @@ class Result:
     @property
     def best(self) -> Solution | None:
         """The board the run ended with, verified or not (a GA's best board on a timeout)."""
-        if self.raw.solution is None:
-            return None
-        return self.puzzle._solution(self.raw.solution)
+        return None if self.raw.board is None else dict(self.raw.board)
 
     @property
     def objective(self) -> float | None:

@@ -260,9 +260,9 @@ def _write_outputs(result, family, inst, out_file: Path | None, render: Path | N
     of a run that found none (then the file says so). Files appear whole or not at all."""
     from .core.outputs import draw, write_solution
 
-    if result.solution is None or not (result.verified or write_best):
+    sol = result.board
+    if sol is None or not (result.verified or write_best):
         return
-    sol = family.solution_from_json(inst, result.solution, "<result>")
     if out_file:
         _wrote(write_solution(family, inst, sol, out_file, result))
     if render:

@@ -7,6 +7,8 @@ family's checker accepts the board. It knows the family seam and the result type
 
 from __future__ import annotations
 
+from functools import partial
+
 from .family import Family
 from .result import Outcome, SolveOptions, SolveResult, Status
 
@@ -52,7 +54,7 @@ def finish(
         res.verified = True
         if outcome.solutions:
             first = outcome.solutions[0]
-            res.solution = family.solution_json(instance, first)
+            res.board, res.encode = first, partial(family.solution_json, instance)
             res.text = family.draw_text(instance, first)
             res.legend = family.legend(instance)
         return res
@@ -64,7 +66,7 @@ def finish(
             res.stats["error"] = "backend reported a solution but returned none"
         return res
     report = family.verify(instance, sol, opts.objective)
-    res.solution = family.solution_json(instance, sol)
+    res.board, res.encode = sol, partial(family.solution_json, instance)
     res.text = family.draw_text(instance, sol)
     res.legend = family.legend(instance)
     if opts.objective and report.score is not None:

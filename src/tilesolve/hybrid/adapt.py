@@ -12,7 +12,6 @@ import time
 from typing import TYPE_CHECKING
 
 from ..core.family import EXACT_BACKENDS
-from ..core.result import Solution
 
 if TYPE_CHECKING:
     from .portfolio import Portfolio
@@ -64,17 +63,9 @@ class Reallocation:
             rec["note"] = f"stopped at {round(pf.now(), 1)} s: no gain in {window:g} s"
             new = pf.side_name(backend, "adapt")
             pf.start_lane(new, backend, "race", 1, pf.remaining(),
-                          seed=pf.opts.seed + 7919 * pf.counter, hint=self._best_board())
+                          seed=pf.opts.seed + 7919 * pf.counter, hint=best[1].board)
             self.changes.append({"at": round(pf.now(), 3), "stopped": name, "started": new,
                                  "credited": donor, "gains_in_window": recent[donor]})
-
-    def _best_board(self) -> Solution:
-        """The best verified board as the family's Solution (results carry its JSON form);
-        an adaptive lane starts from it whatever its backend (a GA lane once failed on the
-        JSON form: 'too many values to unpack')."""
-        pf = self.pf
-        return pf.family.solution_from_json(pf.instance, pf.standings.best[1].solution,
-                                            "<best>")
 
     def stats(self) -> dict:
         return {"enabled": self.pf.cfg.adapt, "review": self.pf.cfg.review,

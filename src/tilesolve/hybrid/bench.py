@@ -115,7 +115,7 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
     from ..core.result import SolveOptions
-    from ..dispatch import solve_file
+    from ..dispatch import read, solve_instance
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -123,7 +123,10 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
     t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         name, own = parse_backend(backend)
-        family, inst = load_instance(instance)
+        # read once, on the run's clock: the limit covers reading, as on the command line
+        family, inst, opts = read(instance, SolveOptions(time_limit=b.time_limit, seed=seed,
+                                                         threads=b.threads,
+                                                         objective=b.objective))
         row["family"] = family.name
         row["size"], row["cells"] = size_of(family, inst)
         shared = dict(b.params)
@@ -132,10 +135,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
         params = {**_accepted(family, name, shared), **own}
         if b.max_evaluations is not None and name in ("ga", "portfolio"):
             params["evaluations"] = str(b.max_evaluations)  # the GA engine's option name
-        opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
-                            objective=b.objective, hint=hint,
-                            params=params)
-        res = solve_file(instance, name, opts)
+        opts.hint, opts.params = hint, params
+        res = solve_instance(family, inst, str(instance), name, opts)
         stats = res.stats
         winner = stats.get("winner")
         inner = stats.get("backends", {}).get(winner, {}).get("stats", {}) if winner else stats

@@ -57,7 +57,7 @@ class Standings:
         if (res.status == Status.SOLVED and res.verified) or res.status == Status.INFEASIBLE:
             self.winner = (name, res)
             return
-        if res.solution is None:
+        if res.board is None:
             return
         if self.best is None or better(res, self.best[1]):
             if res.verified and self.on_gain is not None:
