@@ -21,7 +21,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -60,6 +60,11 @@ def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
             raise InputError(f"bad backend option {opt!r} in {spec!r}; expected key=value")
         params[key.replace("-", "_")] = val
     return name, params
+
+
+def backend_spec(name: str, params: dict) -> str:
+    """("ga", {"population": 200}) -> `ga:population=200`, the inverse of `parse_backend`."""
+    return ":".join([name, *(f"{k}={v}" for k, v in params.items())])
 
 
 def size_of(family, instance) -> tuple[str, int | None]:
@@ -185,6 +190,13 @@ def check(instances: list[str], backends: list[str],
     if params and tables:
         Options(BENCH_OPTIONS, *tables).validate(params, "any backend of this bench")
     return missing
+
+
+def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
+    """The (instance, backend, seed) runs one after another in this process, each row as it
+    ends: for timing scripts that give a run the machine to itself and print as they go."""
+    for instance, backend, seed in work:
+        yield run_one(str(instance), backend, seed, asdict(budget))
 
 
 def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict], None]):
@@ -348,12 +360,14 @@ def table(summary: list[dict], title: str = "bench"):
     return t
 
 
-def write_csv(rows: list[dict], path: str | Path) -> None:
+def write_csv(rows: list[dict], path: str | Path,
+              columns: Sequence[str] = COLUMNS) -> None:
+    """One line per row, the `columns` only (default: a bench row's COLUMNS)."""
     with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w = csv.DictWriter(fh, fieldnames=list(columns))
         w.writeheader()
         for r in rows:
-            w.writerow({k: r.get(k) for k in COLUMNS})
+            w.writerow({k: r.get(k) for k in columns})
 
 
 def write_json(rows: list[dict], summary: list[dict], path: str | Path,
