@@ -192,6 +192,40 @@ def check(instances: list[str], backends: list[str],
     return missing
 
 
+def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
+                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
+                cwd: str | Path | None = None) -> dict:
+    """One `tilesolve solve INSTANCE --json` in a child process, as a user runs it (`spec`
+    as in `parse_backend`, its options as `--name value`; `extra`: more arguments).
+
+    Returns the wall seconds from start to exit, the child's CPU seconds (user + system,
+    Python's start-up and the processes it waited for, such as CBC, included), the result
+    it printed (None when it printed none), its exit code and stderr."""
+    import resource
+    import subprocess
+
+    name, own = parse_backend(spec)
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", name,
+           "--json", "--seed", str(seed), "--threads", str(threads)]
+    if time_limit is not None:
+        cmd += ["--time-limit", str(time_limit)]
+    for key, value in own.items():
+        cmd += [f"--{key.replace('_', '-')}", value]
+    cmd += list(extra)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    try:
+        result = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        result = None
+    return {"wall": wall, "cpu": cpu, "result": result, "exit": proc.returncode,
+            "stderr": proc.stderr}
+
+
 def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
     """The (instance, backend, seed) runs one after another in this process, each row as it
     ends: for timing scripts that give a run the machine to itself and print as they go."""
