@@ -48,7 +48,8 @@ class Budget:
 
 
 def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
-    """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"})."""
+    """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"}); a
+    switch named alone is on (`cpsat:no_symmetry`)."""
     name, *opts = spec.split(":")
     if name not in (*BACKEND_MODULES, "portfolio"):
         raise InputError(f"unknown backend {name!r} in --backends; expected some of "
@@ -56,9 +57,9 @@ def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
     params = {}
     for opt in opts:
         key, sep, val = opt.partition("=")
-        if not sep or not key:
+        if not key:
             raise InputError(f"bad backend option {opt!r} in {spec!r}; expected key=value")
-        params[key.replace("-", "_")] = val
+        params[key.replace("-", "_")] = val if sep else "true"
     return name, params
 
 
@@ -192,6 +193,14 @@ def check(instances: list[str], backends: list[str],
     return missing
 
 
+def command_options(spec: str) -> tuple[str, list[str]]:
+    """A bench backend as the command line's options: `cpsat:presearch=5:no_symmetry` ->
+    ("cpsat", ["--presearch", "5", "--no-symmetry", "true"])."""
+    name, own = parse_backend(spec)
+    return name, [arg for key, value in own.items()
+                  for arg in (f"--{key.replace('_', '-')}", value)]
+
+
 def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
                 threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
                 cwd: str | Path | None = None) -> dict:
@@ -204,13 +213,11 @@ def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: floa
     import resource
     import subprocess
 
-    name, own = parse_backend(spec)
+    name, options = command_options(spec)
     cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", name,
-           "--json", "--seed", str(seed), "--threads", str(threads)]
+           "--json", "--seed", str(seed), "--threads", str(threads), *options]
     if time_limit is not None:
         cmd += ["--time-limit", str(time_limit)]
-    for key, value in own.items():
-        cmd += [f"--{key.replace('_', '-')}", value]
     cmd += list(extra)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
