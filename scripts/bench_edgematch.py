@@ -19,14 +19,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import os
-import resource
 import statistics
-import subprocess
-import sys
-import time
 from pathlib import Path
+
+from tilesolve.hybrid.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 # the public data beside the repository, or where E2_DATA points
@@ -54,38 +51,17 @@ def default_instances(folder: Path) -> list[Path]:
     return out
 
 
-def parse_backend(spec: str) -> tuple[str, list[str]]:
-    """'cpsat:presearch=5:model=bool' -> ('cpsat', ['--presearch', '5', '--model', 'bool'])."""
-    name, *opts = spec.split(":")
-    extra = []
-    for opt in opts:
-        key, _, val = opt.partition("=")
-        extra += [f"--{key.replace('_', '-')}", val or "true"]
-    return name, extra
-
-
 def run_one(instance: Path, spec: str, seed: int, limit: float, threads: int) -> dict:
-    backend, extra = parse_backend(spec)
-    cmd = [
-        sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", backend,
-        "--json", "--seed", str(seed), "--time-limit", str(limit), "--threads", str(threads),
-        *extra,
-    ]  # fmt: skip
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=limit + 120)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    run = run_command(instance, spec, seed, limit, threads, timeout=limit + 120, cwd=ROOT)
     row = {
         "instance": instance.name, "backend": spec, "seed": seed, "threads": threads,
-        "status": "error", "verified": False, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
+        "status": "error", "verified": False, "wall_s": round(run["wall"], 3),
+        "cpu_s": round(run["cpu"], 3),
         "solver_s": None, "nodes": None, "nodes_per_s": None, "max_depth": None,
     }  # fmt: skip
-    try:
-        data = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        row["status"] = f"error (exit {proc.returncode}): {proc.stderr.strip()[-120:]}"
+    data = run["result"]
+    if data is None:
+        row["status"] = f"error (exit {run['exit']}): {run['stderr'].strip()[-120:]}"
         return row
     stats = data.get("stats", {})
     row.update(
@@ -103,7 +79,7 @@ def available(spec: str) -> bool:
     """Backends whose edge-matching module exists (some may still be under construction)."""
     from tilesolve.core.family import BACKEND_MODULES
 
-    mod = BACKEND_MODULES.get(parse_backend(spec)[0])
+    mod = BACKEND_MODULES.get(spec.split(":")[0])
     return mod is not None and (ROOT / "src/tilesolve/families/edgematch" / f"{mod}.py").exists()
 
 
@@ -179,7 +155,7 @@ def main() -> None:
     instances = args.instances or default_instances(args.out.parent / "generated")
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     for b in backends:
-        if parse_backend(b)[0] not in BACKENDS:
+        if b.split(":")[0] not in BACKENDS:
             ap.error(f"unknown backend {b!r}; expected some of {','.join(BACKENDS)}")
     skipped = [b for b in backends if not available(b)]
     if skipped:
@@ -203,10 +179,7 @@ def main() -> None:
     print(f"\nend: {load()}\n")
     print("\n".join(summary(rows, instances, backends)))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]) if rows else ["instance"])
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(rows, args.out, list(rows[0]) if rows else ["instance"])
     print(f"wrote {args.out}")
 
 

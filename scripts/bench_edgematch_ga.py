@@ -8,12 +8,10 @@ evaluations, repairs. Every run goes through the verified solve pipeline.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 
-from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.hybrid.bench import Budget, backend_spec, run_each, write_csv
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,20 +25,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", help="write one row per run")
     a = ap.parse_args(argv)
     params = dict(p.replace("-", "_").split("=", 1) for p in a.param)
+    spec = backend_spec("ga", params)
+    work = [(inst, spec, seed) for inst in a.instances
+            for seed in range(a.first_seed, a.first_seed + a.seeds)]
     rows = []
-    for inst in a.instances:
-        for seed in range(a.first_seed, a.first_seed + a.seeds):
-            opts = SolveOptions(time_limit=a.time_limit, seed=seed, threads=1,
-                                params=dict(params))
-            res = solve_file(inst, "ga", opts)
-            st = res.stats
-            rows.append({"instance": inst, "seed": seed, "status": res.status.value,
-                         "verified": res.verified, "seconds": round(res.seconds, 3),
-                         "best": st.get("best_fitness"), "max": st.get("max_fitness"),
-                         "generations": st.get("generations"),
-                         "evaluations": st.get("evaluations"), "repairs": st.get("repairs"),
-                         "local_moves": st.get("tabu_iterations")})
-            print(" ".join(f"{k}={v}" for k, v in rows[-1].items()), file=sys.stderr, flush=True)
+    for run in run_each(work, Budget(time_limit=a.time_limit, threads=1)):
+        st = run["stats"]
+        rows.append({"instance": run["instance"], "seed": run["seed"],
+                     "status": run["status"], "verified": run["verified"],
+                     "seconds": round(run["seconds"], 3),
+                     "best": st.get("best_fitness"), "max": st.get("max_fitness"),
+                     "generations": st.get("generations"),
+                     "evaluations": st.get("evaluations"), "repairs": st.get("repairs"),
+                     "local_moves": st.get("tabu_iterations")})
+        print(" ".join(f"{k}={v}" for k, v in rows[-1].items()), file=sys.stderr, flush=True)
     print(f"{'instance':34} {'solved':>7} {'median s':>9} {'mean s':>8} {'mean evals':>11} "
           f"{'mean best':>10}")
     for inst in a.instances:
@@ -52,10 +50,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.mean(r['evaluations'] or 0 for r in rs):>11.0f} "
               f"{statistics.mean(r['best'] or 0 for r in rs):>10.1f}")
     if a.csv:
-        with open(a.csv, "w", newline="") as fh:
-            wr = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            wr.writeheader()
-            wr.writerows(rows)
+        write_csv(rows, a.csv, list(rows[0]))
     return 0
 
 

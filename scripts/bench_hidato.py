@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -44,46 +43,48 @@ VARIANTS = {
 
 
 def run_one(task: tuple[str, str, int, int, int, str]) -> dict:
-    """One GA run (module level, so worker processes can run it)."""
-    from tilesolve.core.result import SolveOptions
-    from tilesolve.families.hidato import ga
-    from tilesolve.families.hidato.family import FAMILY
-    from tilesolve.families.hidato.parse import read_instance
+    """One GA run through the bench machinery (module level, so worker processes can run it);
+    the row without the instance's givens, which the caller knows."""
+    from dataclasses import asdict
+
+    from tilesolve.hybrid.bench import Budget, backend_spec
+    from tilesolve.hybrid.bench import run_one as bench_run
 
     path, variant, seed, population, evaluations, preset = task
-    inst = read_instance(path)
     params = {**VARIANTS[variant], "preset": preset, "population": str(population),
               "evaluations": str(evaluations)}
-    t0 = time.perf_counter()
-    out = ga.solve(inst, SolveOptions(seed=seed, threads=1, params=params))
-    ok = out.status.value == "solved" and FAMILY.verify(inst, out.solution).ok
+    run = bench_run(path, backend_spec("ga", params), seed,
+                    asdict(Budget(time_limit=None, threads=1)))
     return {
-        "instance": Path(path).stem, "cells": inst.n, "givens": len(inst.givens),
-        "variant": variant, "seed": seed, "solved": ok,
-        "evaluations": out.stats.get("evaluations"), "best": out.objective,
-        "target": 2 * inst.n - 2, "seconds": round(time.perf_counter() - t0, 3),
+        "instance": Path(path).stem, "cells": run["cells"], "variant": variant, "seed": seed,
+        "solved": run["solved"], "evaluations": run["evaluations"], "best": run["objective"],
+        "target": 2 * run["cells"] - 2, "seconds": run["seconds"],
     }
 
 
-def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:
-    from tilesolve.core.result import SolveOptions
-    from tilesolve.families.hidato import cnf, cpsat, milp
-    from tilesolve.families.hidato.family import FAMILY
+def givens_of(paths: list[Path]) -> dict[str, int]:
+    """The number of given cells of each instance, by its name."""
     from tilesolve.families.hidato.parse import read_instance
 
-    modules = {"cpsat": cpsat, "sat": cnf, "milp": milp}
+    return {p.stem: len(read_instance(p).givens) for p in paths}
+
+
+def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:
+    from tilesolve.hybrid.bench import Budget, run_each
+
+    givens = givens_of(paths)
     lines = ["| instance | cells | givens | " + " | ".join(f"{b} s" for b in backends) + " |",
              "|---|---|---|" + "---|" * len(backends)]
+    runs = run_each([(p, b, 0) for p in paths for b in backends],
+                    Budget(time_limit=time_limit, threads=1))
     for path in paths:
-        inst = read_instance(path)
-        cols = []
-        for b in backends:
-            t0 = time.perf_counter()
-            out = modules[b].solve(inst, SolveOptions(threads=1, time_limit=time_limit))
-            secs = time.perf_counter() - t0
-            ok = out.solution is not None and FAMILY.verify(inst, out.solution).ok
-            cols.append(f"{secs:.3f}" if ok else f"{out.status.value} ({secs:.1f})")
-        lines.append(f"| {path.stem} | {inst.n} | {len(inst.givens)} | " + " | ".join(cols) + " |")
+        cols, cells = [], None
+        for _ in backends:
+            run = next(runs)
+            cells, secs = run["cells"], run["seconds"]
+            cols.append(f"{secs:.3f}" if run["verified"] else f"{run['status']} ({secs:.1f})")
+        lines.append(f"| {path.stem} | {cells} | {givens[path.stem]} | " + " | ".join(cols)
+                     + " |")
         print(lines[-1], flush=True)
     return "\n".join(lines)
 
@@ -198,9 +199,12 @@ def main() -> int:
         Path(args.csv).parent.mkdir(parents=True, exist_ok=True)
         out = open(args.csv, "a" if done else "w", newline="")
     writer = None
+    givens = givens_of(paths)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for fut in as_completed([pool.submit(run_one, t) for t in tasks]):
-            row = fut.result()
+            run = fut.result()
+            row = {"instance": run["instance"], "cells": run["cells"],
+                   "givens": givens[run["instance"]], **run}
             rows.append(row)
             print(f"{row['instance']} {row['variant']} seed {row['seed']}: "
                   f"{'solved' if row['solved'] else 'failed'} ({row['best']}/{row['target']}) "

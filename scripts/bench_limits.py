@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import multiprocessing as mp
 import os
-import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+from tilesolve.hybrid.bench import run_command  # noqa: E402
 from tilesolve.reproduce import markdown_table  # noqa: E402
 
 # the largest shipped instance of each family, and the backends it has
@@ -48,27 +46,17 @@ def busy(stop) -> None:
 
 
 def one(instance: str, backend: str, limit: float) -> dict:
-    cmd = [sys.executable, "-m", "tilesolve", "solve", str(ROOT / "instances" / instance),
-           "-b", backend, "-t", str(limit), "--threads", "1", "--json"]
-    if backend in ("lns", "memetic"):
-        cmd += ["--objective", "matches"]
+    extra = ["--objective", "matches"] if backend in ("lns", "memetic") else []
     load = os.getloadavg()[0]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT,
-                          timeout=limit * 10 + 120)
-    wall = time.monotonic() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    try:
-        status = json.loads(proc.stdout).get("status")
-    except json.JSONDecodeError:
-        status = "no json"
+    run = run_command(ROOT / "instances" / instance, backend, time_limit=limit, extra=extra,
+                      timeout=limit * 10 + 120, cwd=ROOT)
+    wall, cpu = run["wall"], run["cpu"]
+    status = "no json" if run["result"] is None else run["result"].get("status")
     allowed = max(0.1 * limit, 1.0)
     return {"instance": instance, "backend": backend, "limit": limit, "wall": round(wall, 2),
             "overshoot": round(wall - limit, 2), "within": wall - limit <= allowed,
             "cpu": round(cpu, 2),
-            "status": status, "exit": proc.returncode, "load": round(load, 1)}
+            "status": status, "exit": run["exit"], "load": round(load, 1)}
 
 
 def main() -> int:

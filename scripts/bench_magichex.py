@@ -13,17 +13,12 @@ be several times larger, so both are printed.
 from __future__ import annotations
 
 import argparse
-import csv
-import sys
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+from tilesolve.families.magichex.family import FAMILY
+from tilesolve.hybrid.bench import Budget, run_each, write_csv
 
-from tilesolve.core.result import SolveOptions  # noqa: E402
-from tilesolve.core.solve import finish, run_backend  # noqa: E402
-from tilesolve.families.magichex.family import FAMILY  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 INSTANCES = ["3", "3_zero", "4_3", "5_6", "5_15", "6_21", "7_2", "8_zero"]
 CONFIGS = ["cpsat", "cpsat:strategy=auto", "cpsat:strategy=fixed", "sat", "milp", "ga",
@@ -31,29 +26,9 @@ CONFIGS = ["cpsat", "cpsat:strategy=auto", "cpsat:strategy=fixed", "sat", "milp"
 SKIP_ABOVE = {"milp": 3, "sat": 3, "search": 3, "ga:polish=0": 3}  # hopeless beyond order 3
 
 
-def parse_config(text: str) -> tuple[str, dict[str, str]]:
-    backend, _, rest = text.partition(":")
-    params = dict(kv.split("=", 1) for kv in rest.split(",") if kv)
-    return backend, params
-
-
-def bench_one(path: Path, config: str, time_limit: float, seed: int, threads: int) -> dict:
-    backend, params = parse_config(config)
-    inst = FAMILY.read_instance(path)
-    opts = SolveOptions(time_limit=time_limit, seed=seed, threads=threads, params=params)
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    outcome = run_backend(FAMILY, inst, backend, opts)
-    res = finish(FAMILY, inst, str(path), backend, outcome, opts, time.perf_counter() - wall0)
-    return {
-        "instance": path.stem,
-        "config": config,
-        "seed": seed,
-        "status": res.status.value,
-        "verified": res.verified,
-        "wall_s": round(res.seconds, 3),
-        "cpu_s": round(time.process_time() - cpu0, 3),
-        "found_by": res.stats.get("found_by", ""),
-    }
+def bench_spec(config: str) -> str:
+    """BACKEND[:key=value,...] as a bench backend (BACKEND:key=value:...)."""
+    return config.replace(",", ":")
 
 
 def main() -> None:
@@ -65,25 +40,26 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--csv", type=Path)
     args = ap.parse_args()
-    rows = []
-    print("| instance | config | seed | status | wall s | cpu s |")
-    print("|---|---|---|---|---|---|")
+    work = []
     for name in args.instances:
         path = ROOT / "instances" / f"magichex_{name}.txt"
         order = FAMILY.read_instance(path).order
-        for config in args.configs:
-            if order > SKIP_ABOVE.get(config, 99):
-                continue
-            for seed in range(args.seeds):
-                row = bench_one(path, config, args.time_limit, seed, args.threads)
-                rows.append(row)
-                print(f"| {row['instance']} | {config} | {seed} | {row['status']} | "
-                      f"{row['wall_s']} | {row['cpu_s']} |", flush=True)
+        work += [(path, config, seed) for config in args.configs
+                 if order <= SKIP_ABOVE.get(config, 99) for seed in range(args.seeds)]
+    rows = []
+    print("| instance | config | seed | status | wall s | cpu s |")
+    print("|---|---|---|---|---|---|")
+    runs = run_each([(p, bench_spec(c), s) for p, c, s in work],
+                    Budget(time_limit=args.time_limit, threads=args.threads))
+    for (path, config, seed), run in zip(work, runs, strict=True):
+        rows.append({"instance": path.stem, "config": config, "seed": seed,
+                     "status": run["status"], "verified": run["verified"],
+                     "wall_s": round(run["seconds"], 3), "cpu_s": round(run["cpu_seconds"], 3),
+                     "found_by": run["stats"].get("found_by", "")})
+        print(f"| {path.stem} | {config} | {seed} | {run['status']} | "
+              f"{rows[-1]['wall_s']} | {rows[-1]['cpu_s']} |", flush=True)
     if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(rows, args.csv, list(rows[0]))
 
 
 if __name__ == "__main__":

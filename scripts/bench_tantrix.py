@@ -14,9 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tilesolve.core.errors import InputError
-from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.hybrid.bench import Budget, run_each
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,18 +27,16 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     args = ap.parse_args()
     paths = sorted({p for g in args.globs for p in (ROOT / "instances").glob(g)})
+    work = [(path, backend, 0) for path in paths for backend in args.backends.split(",")]
     print(f"{'puzzle':28} {'backend':8} {'status':10} {'seconds':>8} {'rounds':>6}")
-    for path in paths:
-        for backend in args.backends.split(","):
-            opts = SolveOptions(time_limit=args.time_limit, threads=args.threads)
-            try:
-                res = solve_file(path, backend, opts)
-            except InputError as exc:
-                print(f"{path.stem:28} {backend:8} {'n/a':10} ({exc})")
-                continue
-            rounds = res.stats.get("rounds", "")
-            print(f"{path.stem:28} {backend:8} {res.status.value:10} {res.seconds:8.2f} "
-                  f"{rounds!s:>6}", flush=True)
+    for row in run_each(work, Budget(time_limit=args.time_limit, threads=args.threads)):
+        stem, backend = Path(row["instance"]).stem, row["backend"]
+        if row["status"] == "error":
+            print(f"{stem:28} {backend:8} {'n/a':10} ({row['error']})")
+            continue
+        rounds = row["stats"].get("rounds", "")
+        print(f"{stem:28} {backend:8} {row['status']:10} {row['seconds']:8.2f} "
+              f"{rounds!s:>6}", flush=True)
 
 
 if __name__ == "__main__":

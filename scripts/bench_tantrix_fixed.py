@@ -13,9 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
-from tilesolve.families.tantrix.family import FAMILY
+from tilesolve.hybrid.bench import Budget, run_each
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,16 +26,16 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
+    sizes = [int(v) for v in args.sizes.split(",") if v]
+    work = [(ROOT / "instances" / f"tantrix_challenge_{n}.txt", backend, args.seed)
+            for n in sizes for backend in args.backends.split(",")]
     print(f"{'n':>4} {'cells':>5} {'backend':8} {'status':8} {'seconds':>8} {'rounds':>6}")
-    for n in (int(v) for v in args.sizes.split(",") if v):
-        path = ROOT / "instances" / f"tantrix_challenge_{n}.txt"
-        cells = len(FAMILY.read_instance(path).board)
-        for backend in args.backends.split(","):
-            opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, seed=args.seed)
-            res = solve_file(path, backend, opts)
-            rounds = res.stats.get("rounds", "")
-            print(f"{n:4d} {cells:5d} {backend:8} {res.status.value:8} "
-                  f"{res.seconds:8.2f} {rounds!s:>6}", flush=True)
+    budget = Budget(time_limit=args.time_limit, threads=args.threads)
+    for n, row in zip([n for n in sizes for _ in args.backends.split(",")],
+                      run_each(work, budget), strict=True):
+        rounds = row["stats"].get("rounds", "")
+        print(f"{n:4d} {row['cells']:5d} {row['backend']:8} {row['status']:8} "
+              f"{row['seconds']:8.2f} {rounds!s:>6}", flush=True)
 
 
 if __name__ == "__main__":

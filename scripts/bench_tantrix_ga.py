@@ -14,13 +14,11 @@ also writes one line per run.
 from __future__ import annotations
 
 import argparse
-import csv
 import statistics
 import sys
 from pathlib import Path
 
-from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.solve import solve_file
+from tilesolve.hybrid.bench import Budget, backend_spec, run_each, write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT / "instances" / f"tantrix_discovery_{k}.txt" for k in (10, 15, 20)]
@@ -58,21 +56,19 @@ def main(argv: list[str] | None = None) -> int:
     print(head)
     for path in args.instances:
         runs = []
-        for seed in range(args.seeds):
-            opts = SolveOptions(time_limit=args.time_limit, seed=seed, threads=1,
-                                params=dict(params))
-            res = solve_file(path, "ga", opts)
-            ok = res.status == Status.SOLVED and res.verified
+        work = [(path, backend_spec("ga", params), seed) for seed in range(args.seeds)]
+        for run in run_each(work, Budget(time_limit=args.time_limit, threads=1)):
+            st = run["stats"]
             runs.append({
-                "instance": path.name, "seed": seed, "solved": ok,
-                "seconds": round(res.seconds, 3),
-                "evaluations": res.stats.get("evaluations"),
-                "developed": res.stats.get("developed"),
-                "restarts": res.stats.get("runs", 1) - 1,
-                "best_fitness": res.stats.get("best_fitness"),
+                "instance": path.name, "seed": run["seed"], "solved": run["solved"],
+                "seconds": round(run["seconds"], 3),
+                "evaluations": st.get("evaluations"),
+                "developed": st.get("developed"),
+                "restarts": st.get("runs", 1) - 1,
+                "best_fitness": st.get("best_fitness"),
             })
-            print(f"  seed {seed}: {'solved' if ok else res.status.value} in "
-                  f"{res.seconds:.1f} s, {res.stats.get('evaluations')} evaluations",
+            print(f"  seed {run['seed']}: {'solved' if run['solved'] else run['status']} in "
+                  f"{run['seconds']:.1f} s, {st.get('evaluations')} evaluations",
                   file=sys.stderr, flush=True)
         rows += runs
         solved = [r for r in runs if r["solved"]]
@@ -84,10 +80,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.mean(r['restarts'] + 1 for r in runs):>5.1f}", flush=True)
     print(DOWNING)
     if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            out = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            out.writeheader()
-            out.writerows(rows)
+        write_csv(rows, args.csv, list(rows[0]))
     return 0
 
 

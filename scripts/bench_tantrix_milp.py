@@ -13,9 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tilesolve.core.errors import InputError
-from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.hybrid.bench import Budget, backend_spec, run_each
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [*(f"tantrix_challenge_{n}.txt" for n in (10, 20, 30, 40)),
@@ -31,21 +29,22 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
     paths = [p for g in args.globs for p in sorted((ROOT / "instances").glob(g))]
+    backends = args.backends.split(",")
+    specs = [backend_spec(b, {"solver": args.solver} if args.solver and b == "milp" else {})
+             for b in backends]
+    work = [(path, spec, 0) for path in paths for spec in specs]
     print(f"{'puzzle':24} {'backend':8} {'status':9} {'seconds':>8} {'rounds':>6} {'cuts':>5} "
           "radii")
-    for path in paths:
-        for backend in args.backends.split(","):
-            params = {"solver": args.solver} if args.solver and backend == "milp" else {}
-            opts = SolveOptions(time_limit=args.time_limit, threads=args.threads, params=params)
-            try:
-                res = solve_file(path, backend, opts)
-            except InputError as exc:
-                print(f"{path.stem:24} {backend:8} refused   ({exc})")
-                continue
-            st = res.stats
-            print(f"{path.stem:24} {backend:8} {res.status.value:9} {res.seconds:8.1f} "
-                  f"{st.get('rounds', '')!s:>6} {st.get('cuts', '')!s:>5} {st.get('radii', '')}",
-                  flush=True)
+    budget = Budget(time_limit=args.time_limit, threads=args.threads)
+    for backend, row in zip(backends * len(paths), run_each(work, budget), strict=True):
+        stem = Path(row["instance"]).stem
+        if row["status"] == "error":
+            print(f"{stem:24} {backend:8} refused   ({row['error']})")
+            continue
+        st = row["stats"]
+        print(f"{stem:24} {backend:8} {row['status']:9} {row['seconds']:8.1f} "
+              f"{st.get('rounds', '')!s:>6} {st.get('cuts', '')!s:>5} {st.get('radii', '')}",
+              flush=True)
 
 
 if __name__ == "__main__":

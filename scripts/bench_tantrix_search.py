@@ -13,13 +13,10 @@ per second. Timings on a shared machine vary; run it on an idle one for comparab
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import statistics
-import subprocess
-import sys
-import time
 from pathlib import Path
+
+from tilesolve.hybrid.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,17 +27,12 @@ def seeds_of(text: str) -> list[int]:
 
 
 def run_once(path: Path, seed: int, args: argparse.Namespace) -> dict:
-    cmd = [sys.executable, "-m", "tilesolve", "solve", str(path), "--backend", "search",
-           "--seed", str(seed), "--threads", str(args.threads), "--time-limit",
-           str(args.time_limit), "--json", "--engine", args.engine]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    wall = time.perf_counter() - t0
-    try:
-        res = json.loads(proc.stdout)
-    except json.JSONDecodeError:
+    run = run_command(path, f"search:engine={args.engine}", seed, args.time_limit,
+                      args.threads, cwd=ROOT)
+    res, wall = run["result"], run["wall"]
+    if res is None:
         return {"status": "error", "verified": False, "wall": wall, "seconds": None,
-                "nodes": 0, "nodes_per_s": 0, "message": proc.stderr.strip()}
+                "nodes": 0, "nodes_per_s": 0, "message": run["stderr"].strip()}
     stats = res.get("stats", {})
     return {"status": res["status"], "verified": res["verified"], "wall": wall,
             "seconds": res["seconds"], "nodes": stats.get("nodes", 0),
@@ -79,10 +71,7 @@ def main() -> None:
             if r.get("message"):
                 print(f"  {r['message']}")
     if args.csv:
-        with args.csv.open("w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
+        write_csv(rows, args.csv, list(rows[0]))
         print(f"wrote {args.csv}")
 
 

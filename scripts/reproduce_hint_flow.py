@@ -21,9 +21,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from tilesolve.bench import Budget, run_bench, table
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
+from tilesolve.hybrid.bench import Budget, run_bench, table
 
 
 def elite(instance: str, seconds: float, seed: int, objective: str | None, out: Path) -> dict:

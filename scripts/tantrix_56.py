@@ -78,7 +78,7 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
            partial: Path, queue) -> None:
     os.nice(niceness)
     from tilesolve.core.result import SolveOptions
-    from tilesolve.core.solve import solve_file
+    from tilesolve.dispatch import solve_file
 
     opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
                         stop=CpuBudget(budget))

@@ -12,7 +12,7 @@ from conftest import INSTANCES, run_cli
 from tilesolve.backends.compiled import Unsupported
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.tantrix import cnf as tantrix_cnf
 from tilesolve.families.tantrix import cpsat_walk
 from tilesolve.families.tantrix.ga_downing import DowningEncoding

@@ -7,7 +7,6 @@ Speed is measured by scripts/bench_edgematch.py, never here.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -96,19 +95,12 @@ def test_cpsat_rejects_bad_options(args, word):
     assert proc.returncode == 2 and word in proc.stderr
 
 
-def _bench_script():
-    path = INSTANCES.parent / "scripts" / "bench_edgematch.py"
-    spec = importlib.util.spec_from_file_location("bench_edgematch", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_bench_backend_options_become_command_line_options():
-    bench = _bench_script()
-    assert bench.parse_backend("cpsat:presearch=5:no_symmetry") == (
+    from tilesolve.hybrid import bench
+
+    assert bench.command_options("cpsat:presearch=5:no_symmetry") == (
         "cpsat", ["--presearch", "5", "--no-symmetry", "true"])
-    assert bench.parse_backend("search") == ("search", [])
+    assert bench.command_options("search") == ("search", [])
 
 
 def test_bench_prints_the_table_of_a_real_run(tmp_path):

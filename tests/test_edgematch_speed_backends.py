@@ -12,7 +12,7 @@ import pytest
 from conftest import E2_DATA, needs_e2_data, run_cli
 
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.edgematch import search
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.parse import read_instance

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tilesolve.core.errors import InputError
 from tilesolve.core.family import load_instance
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.edgematch.format import board_url
 
 pytestmark = pytest.mark.fuzz

@@ -97,7 +97,7 @@ def test_cbc_is_stopped_at_the_limit_and_leaves_no_files(tmp_path):
 
 
 def test_options_can_be_reused_their_clock_starts_with_each_solve():
-    from tilesolve.core.solve import solve_file
+    from tilesolve.dispatch import solve_file
 
     opts = SolveOptions(time_limit=30, threads=1)
     assert opts.remaining() == 30  # no clock yet: the whole limit
@@ -199,11 +199,12 @@ MISSPELT = "unknown option(s) --no-symetry"
 
 
 def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
-    from tilesolve import bench
     from tilesolve.core.family import load_instance
-    from tilesolve.core.solve import run_backend, solve_file
+    from tilesolve.core.solve import run_backend
+    from tilesolve.dispatch import solve_file
+    from tilesolve.hybrid import bench
     from tilesolve.hybrid.islands import Islands
-    from tilesolve.portfolio import Portfolio
+    from tilesolve.hybrid.portfolio import Portfolio
 
     e2 = INSTANCES / "e2_4x4.txt"
     bad = {"no_symetry": "on"}
@@ -231,7 +232,7 @@ def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
 
 def test_the_portfolio_checks_each_lanes_values_before_the_race():
     from tilesolve.core.family import load_instance
-    from tilesolve.portfolio import Portfolio
+    from tilesolve.hybrid.portfolio import Portfolio
 
     e2 = INSTANCES / "e2_4x4.txt"
     family, inst = load_instance(e2)

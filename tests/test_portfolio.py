@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_for, wait_gone
 
-from tilesolve.bench import size_of
 from tilesolve.core.errors import InputError
 from tilesolve.core.family import families, load_instance
 from tilesolve.core.result import SolveOptions, Status, StopFlag
 from tilesolve.hybrid import budget, lanes
+from tilesolve.hybrid.bench import size_of
 from tilesolve.hybrid.lanes import LaneSpec
-from tilesolve.portfolio import Portfolio, solve_portfolio
+from tilesolve.hybrid.portfolio import Portfolio, solve_portfolio
 
 # one small shipped instance per family; families not built yet are skipped
 SMALL = {
@@ -107,7 +107,7 @@ class _StopAfterRelease(Portfolio):
     """Ends the race once the GA has acknowledged a release (the test needs nothing more)."""
 
     def finished(self) -> bool:
-        acked = self.released and all(r["acknowledged"] for r in self.released)
+        acked = self.cbgi.released and all(r["acknowledged"] for r in self.cbgi.released)
         return bool(acked) or super().finished()
 
 
@@ -121,7 +121,7 @@ def test_inconsistent_cbgi_genes_are_released_and_reported():
     opts = SolveOptions(time_limit=60, threads=1, seed=1,
                         params={"backends": "cpsat,ga", "hints": "off"})
     pf = _StopAfterRelease(family, inst, str(path), opts)
-    pf.on_fixed(wrong)
+    pf.cbgi.on_fixed(wrong)
     res = pf.run()
     cbgi = res.stats["cbgi"]
     assert len(cbgi["runs"]) == 1 and cbgi["runs"][0]["result"] == "infeasible"
@@ -180,3 +180,30 @@ def test_a_lane_passes_hints_to_the_exact_solver_and_completes_partial_ones():
     assert completed.status == Status.SOLVED
     assert completed.stats["hint_completed"] is True
     assert "hint" in completed.stats["solution_info"]
+
+
+def test_the_standings_keep_the_best_board_and_stop_at_a_verified_solution():
+    from tilesolve.core.progress import Progress
+    from tilesolve.core.result import Outcome
+    from tilesolve.core.solve import run_backend
+    from tilesolve.hybrid.standings import Standings
+
+    path = INSTANCES / "e2_4x4.txt"
+    family, inst = load_instance(path)
+    opts = SolveOptions(threads=1)
+    solution = run_backend(family, inst, "cpsat", opts).solution
+    a, b = sorted(solution)[:2]
+    broken = {**solution, a: solution[b], b: solution[a]}  # two pieces swapped
+    books = Standings(family, inst, str(path), opts, Progress(scored=False))
+    gains: list[str] = []
+    books.on_gain = gains.append
+    books.started("ga", "ga", "race", 1, 0.0)
+    books.offer("ga", Outcome(Status.TIMEOUT, broken), 0.1)
+    assert books.winner is None and books.best[0] == "ga" and not books.best[1].verified
+    assert gains == []  # an unverified board earns no credit
+    books.offer("cpsat", Outcome(Status.SOLVED, solution), 0.2)
+    assert books.winner[0] == "cpsat" and books.winner[1].verified
+    books.offer("ga", Outcome(Status.SOLVED, solution), 0.3)  # the race is over
+    name, res = books.settle(0.4)
+    assert (name, res.status, res.backend) == ("cpsat", Status.SOLVED, "cpsat")
+    assert books.records["ga"]["status"] == "stopped"

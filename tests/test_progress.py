@@ -16,8 +16,8 @@ from conftest import INSTANCES, ROOT
 from tilesolve.core.family import load_instance
 from tilesolve.core.progress import Progress, display
 from tilesolve.core.result import SolveOptions
-from tilesolve.core.solve import solve_file
-from tilesolve.portfolio import Portfolio
+from tilesolve.dispatch import solve_file
+from tilesolve.hybrid.portfolio import Portfolio
 
 E2_4, E2_6, E2_7 = (INSTANCES / f"e2_{n}x{n}.txt" for n in (4, 6, 7))
 JOINS_4 = 24  # inner joins of a 4x4 board: 2 * 4 * 3

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilesolve import bench, reproduce
+from tilesolve import reproduce
 from tilesolve.backends import ga as engine
 from tilesolve.core.errors import InputError
+from tilesolve.hybrid import bench
 
 ROOT = Path(__file__).resolve().parents[1]
 HIDATO = str(ROOT / "instances" / "hidato_19_01.txt")

@@ -10,7 +10,7 @@ from conftest import INSTANCES, run_cli
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.tantrix import cpsat, cpsat_walk, search
 from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.parse import read_instance

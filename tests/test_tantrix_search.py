@@ -9,7 +9,7 @@ from conftest import INSTANCES, run_cli
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status, StopFlag
-from tilesolve.core.solve import solve_file
+from tilesolve.dispatch import solve_file
 from tilesolve.families.tantrix import linewalk, search
 from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.instance import Goal, TantrixInstance

@@ -95,3 +95,50 @@ def test_render_url_refuses_other_families():
 def test_render_needs_a_file_or_url():
     res = run_cli("render", E2)
     assert res.returncode == 2 and "--url" in res.stderr
+
+
+@pytest.fixture
+def counted_url():
+    """An http:// URL of the 4x4 instance on a local server, and the list of its requests."""
+    import http.server
+    import threading
+
+    body = E2.read_bytes()
+    requests: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the server's hook
+            requests.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):  # quiet
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/e2_4x4.txt", requests
+    server.shutdown()
+
+
+def test_solve_reads_the_instance_once_for_its_outputs(counted_url, tmp_path):
+    url, requests = counted_url
+    sol, svg = tmp_path / "b.sol", tmp_path / "b.svg"
+    res = run_cli("solve", url, "-o", sol, "--render", svg, "--json", "--threads", "1")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["verified"] is True
+    assert sol.exists() and svg.read_text().startswith("<")
+    assert requests == ["/e2_4x4.txt"]  # -o and --render draw on the solve's own reading
+
+
+def test_a_bench_run_reads_its_instance_once(counted_url):
+    from dataclasses import asdict
+
+    from tilesolve.hybrid.bench import Budget, run_one
+
+    url, requests = counted_url
+    row = run_one(url, "cpsat", 0, asdict(Budget(time_limit=30)))
+    assert row["solved"] and row["family"] == "edgematch" and row["cells"] == 16
+    assert requests == ["/e2_4x4.txt"]

@@ -1,6 +1,6 @@
 """The Python API: load or build a puzzle, solve it, and read a verified result.
 
-A thin layer over the pipeline the command line runs (`core.solve`): the same backends, the
+A thin layer over the pipeline the command line runs (`dispatch`): the same backends, the
 same options, and the same gate, so every solution a `Result` holds has passed the family's
 checker. Solver libraries are imported only when a solve needs them.
 """
@@ -77,7 +77,7 @@ class Puzzle:
                             verbose=verbose)
         opts.check()
         opts.start_clock()
-        from .core.solve import default_backend, solve_instance
+        from .dispatch import default_backend, solve_instance
 
         backend = backend or default_backend(self._family, self.instance, opts)
         # options that reshape the instance (edge matching's clues) work on a copy
@@ -155,7 +155,8 @@ class Result:
         self.run_objective = objective
         """The objective the run maximised (None: every rule must hold)."""
         self.raw = result
-        """The pipeline's `SolveResult`, as `tilesolve solve --json` prints it."""
+        """The pipeline's `SolveResult`: its `board` is the solver's solution object, its
+        `to_json()` what `tilesolve solve --json` prints."""
 
     def __repr__(self) -> str:
         return f"<tilesolve.Result {self.summary()}>"
@@ -185,9 +186,7 @@ class Result:
     @property
     def best(self) -> Solution | None:
         """The board the run ended with, verified or not (a GA's best board on a timeout)."""
-        if self.raw.solution is None:
-            return None
-        return self.puzzle._solution(self.raw.solution)
+        return None if self.raw.board is None else dict(self.raw.board)
 
     @property
     def objective(self) -> float | None:

@@ -166,7 +166,7 @@ def solve(
     """
     from .core import interrupt
     from .core.limits import process_start
-    from .core.solve import solve_file
+    from .dispatch import read, solve_instance, solve_islands
 
     opts = SolveOptions(
         time_limit=time_limit,
@@ -190,17 +190,18 @@ def solve(
     if islands is None and scheduler is not None:
         raise InputError("--scheduler runs islands; add --islands N")
     if islands is not None:
-        from .hybrid.islands import solve_islands
-
         if backend is not None:
             raise InputError("--islands chooses its own methods; drop --backend "
                              "(--island-methods names them)")
-        result = solve_islands(str(instance), opts, islands, scheduler, fmt)
+        family, inst = load_instance(instance, fmt)
+        result = solve_islands(family, inst, str(instance), opts, islands, scheduler)
     else:
-        result = solve_file(instance, backend.value if backend else None, opts, fmt)
+        family, inst, opts = read(instance, opts, fmt)
+        result = solve_instance(family, inst, str(instance), backend.value if backend else None,
+                                opts, fmt)
     ANSWERING.acquire()  # from here the answer is ours to give, not the watchdog's
     if out_file or render:
-        _write_outputs(result, instance, fmt, out_file, render, write_best)
+        _write_outputs(result, family, inst, out_file, render, write_best)
     if as_json:
         print(json.dumps(result.to_json()))
     else:
@@ -254,16 +255,15 @@ def _family_named(instance: Path) -> str:
     return "edgematch"
 
 
-def _write_outputs(result, instance: Path, fmt: str | None, out_file: Path | None,
-                   render: Path | None, write_best: bool) -> None:
+def _write_outputs(result, family, inst, out_file: Path | None, render: Path | None,
+                   write_best: bool) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
     of a run that found none (then the file says so). Files appear whole or not at all."""
     from .core.outputs import draw, write_solution
 
-    if result.solution is None or not (result.verified or write_best):
+    sol = result.board
+    if sol is None or not (result.verified or write_best):
         return
-    family, inst = load_instance(instance, fmt)
-    sol = family.solution_from_json(inst, result.solution, "<result>")
     if out_file:
         _wrote(write_solution(family, inst, sol, out_file, result))
     if render:
@@ -486,7 +486,7 @@ def bench(
 
     Extra `--name value` options go to every backend that takes them (e.g. --population 200).
     """
-    from .bench import Budget, run_bench, table
+    from .hybrid.bench import Budget, run_bench, table
 
     budget = Budget(
         time_limit=time_limit,

@@ -51,7 +51,7 @@ def _backend_table(fam: Family, backend: str) -> Options:
 
 def _race_table(name: str) -> Options:
     if name == "portfolio":
-        from .portfolio import OPTIONS
+        from .hybrid.portfolio import OPTIONS
     else:
         from .hybrid.islands import OPTIONS
     return OPTIONS

@@ -33,8 +33,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .bench import Budget, draw_curves, run_one
 from .core.errors import InputError
+from .hybrid.bench import Budget, draw_curves, run_one
 
 CSV_COLUMNS = (
     "key", "table", "row", "column", "instance", "backend", "seed", "status", "solved",

@@ -8,7 +8,9 @@ counts its solutions with CP-SAT's own enumeration.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from typing import Any
 
@@ -35,6 +37,8 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     p.num_workers = opts.thread_count()
     p.random_seed = int(opts.seed)
     p.log_search_progress = bool(opts.verbose)
+    if not catches_sigint():
+        p.catch_sigint_signal = False
     if opts.verbose:  # the log goes to stderr: stdout holds the result (one object with --json)
         p.log_to_stdout = False
         solver.log_callback = _log_to_stderr
@@ -46,6 +50,15 @@ def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
         else:
             setattr(p, key, val)
     return solver
+
+
+def catches_sigint() -> bool:
+    """May CP-SAT install its own Ctrl-C handler (its default)? Not in a worker thread, which
+    cannot install one (a Dask island's task), nor in a process that ignores Ctrl-C because
+    its parent coordinates the stop (a race's lane, a local cluster's worker): there CP-SAT
+    would take the terminal's Ctrl-C back and end its search on its own."""
+    return (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
 
 
 def _log_to_stderr(line: str) -> None:

@@ -154,7 +154,10 @@ class Outcome:
 
 @dataclass
 class SolveResult:
-    """The verified result the command line prints: `to_json` is the object of `solve --json`."""
+    """The verified result the command line prints: `to_json` is the object of `solve --json`.
+
+    `board` is the solution object the backend found (cell -> placed value); its JSON form,
+    `solution`, is made from it only when asked (printing, `--json`)."""
 
     instance: str
     family: str
@@ -168,13 +171,22 @@ class SolveResult:
     objective_max: float | None = None
     objective_counts: str | None = None
     seed: int = 0
-    solution: dict | None = None
+    board: Solution | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     count: int | None = None
     count_raw: int | None = None
     violations: list[dict] | None = None
     text: str | None = None  # text drawing of the board, not part of JSON
     legend: str | None = None  # one line saying how to read `text`, not part of JSON
+    # the family's JSON form of a board (Family.solution_json for the solved instance)
+    encode: Callable[[Solution], dict] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def solution(self) -> dict | None:
+        """The board in the family's JSON form, as `solve --json` prints it."""
+        if self.board is None or self.encode is None:
+            return None
+        return self.encode(self.board)
 
     def objective_text(self) -> str | None:
         """The checker's score with what it counts and its maximum (`matched joins 362/480`).

@@ -14,7 +14,7 @@ its best board; the next epoch starts every island from a migrated board (`--mig
 
 Nothing a worker says is taken on trust: boards travel as the family's JSON form, and the
 client parses and scores every returned or streamed board with the family's checker
-(core.solve.finish). A worker's claimed score is only recorded beside the checker's
+(core.verdict.finish). A worker's claimed score is only recorded beside the checker's
 (`rescored` counts the boards whose claim was wrong, `rejected` those the checker refused), so
 the result does not depend on which worker found a board.
 
@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.family import Family, get_family, load_instance
+from ..core.family import Family, get_family
 from ..core.options import Option, Options, seconds
 from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status, StopFlag
-from ..core.solve import finish
+from ..core.solve import backend_share, run_validated
+from ..core.verdict import finish
 from . import budget, cluster
 from .lanes import MARGIN, _Throttle
 
@@ -165,7 +166,6 @@ def run_island(task: IslandTask) -> dict:
     the slice; returns the best board with the score the method claims for it."""
     t0, cpu0 = time.perf_counter(), time.process_time()
     family = get_family(task.family)
-    mod = family.backend_module(task.method)
     stream = _Throttle(_Queue(task, family), f"island{task.island}", STREAM_GAP) \
         if task.channel else None
     record = _Recorder(stream)
@@ -176,12 +176,10 @@ def run_island(task: IslandTask) -> dict:
         if task.start else None,
         stop=_Watch(task.stop), on_solution=record,
         on_report=None if stream is None else stream.report,
-        params=family.backend_options(task.method).pick(task.params),
+        params=backend_share(family, task.method, task.params),
     )
-    if task.method == "cpsat":  # a worker thread cannot install CP-SAT's signal handler
-        opts.params["cpsat"] = {"catch_sigint_signal": False}
     try:
-        outcome = mod.solve(task.instance, opts)
+        outcome = run_validated(family, task.instance, task.method, opts)
     finally:
         if stream is not None:
             stream.close()
@@ -461,12 +459,3 @@ class Islands:
         })
         return res
 
-
-def solve_islands(path: str, opts: SolveOptions, islands: int, scheduler: str | None = None,
-                  fmt: str | None = None) -> SolveResult:
-    """`solve --islands N`: read and prepare the instance, run the islands."""
-    family, instance = load_instance(path, fmt)
-    if not family.optimisation:
-        raise InputError(f"--islands needs an objective, which the {family.name} family lacks")
-    instance = family.prepare(instance, opts.params)
-    return Islands(family, instance, str(path), opts, islands, scheduler).run()

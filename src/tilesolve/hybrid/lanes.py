@@ -32,7 +32,7 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.family import load_instance
 from ..core.result import Outcome, Solution, SolveOptions, Status
-from ..core.solve import call
+from ..core.solve import backend_share, run_validated
 
 MARGIN = 0.3  # seconds left to hand the answer back before the parent's deadline
 POLL = 0.05  # seconds between looks at flags and queues; never block on an Event (cpython#75158)
@@ -167,7 +167,7 @@ class _Throttle:
         self.flush()
 
 
-def complete(family_backend, instance, opts: SolveOptions, hint: Solution, limit: float):
+def complete(family, backend: str, instance, opts: SolveOptions, hint: Solution, limit: float):
     """A quick solve with the hint imposed: a complete feasible assignment, or None.
 
     CP-SAT uses complete feasible hints far better than partial ones (it checks them right
@@ -182,7 +182,7 @@ def complete(family_backend, instance, opts: SolveOptions, hint: Solution, limit
         stop=opts.stop,
         params=dict(opts.params),
     )
-    out = family_backend.solve(instance, quick)
+    out = run_validated(family, instance, backend, quick)
     if out.status in (Status.SOLVED, Status.FEASIBLE) and out.solution:
         return out.solution
     return None
@@ -204,10 +204,8 @@ def main(spec: LaneSpec, stop_event, out, ctrl) -> None:
 
 def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
     family, instance = load_instance(spec.path, spec.fmt, spec.family)
-    # the race's options: this backend's share, validated by its table
-    params = family.backend_options(spec.backend).pick(spec.params)
+    params = backend_share(family, spec.backend, spec.params)
     instance = family.prepare(instance, params)
-    mod = family.backend_module(spec.backend)
     opts = SolveOptions(
         time_limit=spec.time_limit,
         seed=spec.seed,
@@ -218,9 +216,6 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
         stop=stop,
         params=params,
     )
-    if spec.backend == "cpsat":
-        # CP-SAT would catch the terminal's SIGINT itself; the parent coordinates instead
-        opts.params["cpsat"] = {**opts.params.get("cpsat", {}), "catch_sigint_signal": False}
     throttle = None
     if out is not None:  # None: a lane run in this process, with nobody to tell
         throttle = _Throttle(out, spec.name)
@@ -231,7 +226,7 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
     if spec.hint and spec.complete_hint:
         t0 = time.perf_counter()
         limit = min(2.0, spec.time_limit or 2.0)
-        full = complete(mod, instance, opts, spec.hint, limit)
+        full = complete(family, spec.backend, instance, opts, spec.hint, limit)
         extra["hint_completed"] = full is not None
         extra["hint_completion_seconds"] = round(time.perf_counter() - t0, 4)
         if full is not None:
@@ -245,7 +240,7 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
         left = spec.deadline - time.time() - MARGIN
         opts.time_limit = max(0.05, min(left, opts.time_limit or left))
     opts.start_clock()  # model building counts against what is left
-    outcome = call(mod.solve, instance, opts)
+    outcome = run_validated(family, instance, spec.backend, opts)
     if throttle is not None:
         throttle.close()
     outcome.stats.update(extra)

@@ -21,15 +21,15 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .core.errors import InputError
-from .core.family import BACKEND_MODULES, load_instance
-from .core.options import Option, Options
+from ..core.errors import InputError
+from ..core.family import BACKEND_MODULES, load_instance
+from ..core.options import Option, Options
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -48,7 +48,8 @@ class Budget:
 
 
 def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
-    """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"})."""
+    """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"}); a
+    switch named alone is on (`cpsat:no_symmetry`)."""
     name, *opts = spec.split(":")
     if name not in (*BACKEND_MODULES, "portfolio"):
         raise InputError(f"unknown backend {name!r} in --backends; expected some of "
@@ -56,10 +57,15 @@ def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
     params = {}
     for opt in opts:
         key, sep, val = opt.partition("=")
-        if not sep or not key:
+        if not key:
             raise InputError(f"bad backend option {opt!r} in {spec!r}; expected key=value")
-        params[key.replace("-", "_")] = val
+        params[key.replace("-", "_")] = val if sep else "true"
     return name, params
+
+
+def backend_spec(name: str, params: dict) -> str:
+    """("ga", {"population": 200}) -> `ga:population=200`, the inverse of `parse_backend`."""
+    return ":".join([name, *(f"{k}={v}" for k, v in params.items())])
 
 
 def size_of(family, instance) -> tuple[str, int | None]:
@@ -87,7 +93,7 @@ def _option_table(family, backend: str) -> Options:
     every backend that may race)."""
     if backend != "portfolio":
         return family.backend_options(backend)
-    from .hybrid.budget import available
+    from .budget import available
     from .portfolio import OPTIONS
 
     return Options(OPTIONS, *(family.backend_options(b) for b in available(family)))
@@ -114,8 +120,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
 
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
-    from .core.result import SolveOptions
-    from .core.solve import solve_file
+    from ..core.result import SolveOptions
+    from ..dispatch import read, solve_instance
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -123,7 +129,10 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
     t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         name, own = parse_backend(backend)
-        family, inst = load_instance(instance)
+        # read once, on the run's clock: the limit covers reading, as on the command line
+        family, inst, opts = read(instance, SolveOptions(time_limit=b.time_limit, seed=seed,
+                                                         threads=b.threads,
+                                                         objective=b.objective))
         row["family"] = family.name
         row["size"], row["cells"] = size_of(family, inst)
         shared = dict(b.params)
@@ -132,10 +141,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
         params = {**_accepted(family, name, shared), **own}
         if b.max_evaluations is not None and name in ("ga", "portfolio"):
             params["evaluations"] = str(b.max_evaluations)  # the GA engine's option name
-        opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
-                            objective=b.objective, hint=hint,
-                            params=params)
-        res = solve_file(instance, name, opts)
+        opts.hint, opts.params = hint, params
+        res = solve_instance(family, inst, str(instance), name, opts)
         stats = res.stats
         winner = stats.get("winner")
         inner = stats.get("backends", {}).get(winner, {}).get("stats", {}) if winner else stats
@@ -186,6 +193,53 @@ def check(instances: list[str], backends: list[str],
     return missing
 
 
+def command_options(spec: str) -> tuple[str, list[str]]:
+    """A bench backend as the command line's options: `cpsat:presearch=5:no_symmetry` ->
+    ("cpsat", ["--presearch", "5", "--no-symmetry", "true"])."""
+    name, own = parse_backend(spec)
+    return name, [arg for key, value in own.items()
+                  for arg in (f"--{key.replace('_', '-')}", value)]
+
+
+def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
+                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
+                cwd: str | Path | None = None) -> dict:
+    """One `tilesolve solve INSTANCE --json` in a child process, as a user runs it (`spec`
+    as in `parse_backend`, its options as `--name value`; `extra`: more arguments).
+
+    Returns the wall seconds from start to exit, the child's CPU seconds (user + system,
+    Python's start-up and the processes it waited for, such as CBC, included), the result
+    it printed (None when it printed none), its exit code and stderr."""
+    import resource
+    import subprocess
+
+    name, options = command_options(spec)
+    cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", name,
+           "--json", "--seed", str(seed), "--threads", str(threads), *options]
+    if time_limit is not None:
+        cmd += ["--time-limit", str(time_limit)]
+    cmd += list(extra)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    try:
+        result = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        result = None
+    return {"wall": wall, "cpu": cpu, "result": result, "exit": proc.returncode,
+            "stderr": proc.stderr}
+
+
+def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
+    """The (instance, backend, seed) runs one after another in this process, each row as it
+    ends: for timing scripts that give a run the machine to itself and print as they go."""
+    for instance, backend, seed in work:
+        yield run_one(str(instance), backend, seed, asdict(budget))
+
+
 def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict], None]):
     import multiprocessing as mp
 
@@ -204,7 +258,7 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
 
 
 def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None]):
-    from .hybrid.cluster import client
+    from .cluster import client
 
     rows = []
     with client(address) as cl:
@@ -347,12 +401,14 @@ def table(summary: list[dict], title: str = "bench"):
     return t
 
 
-def write_csv(rows: list[dict], path: str | Path) -> None:
+def write_csv(rows: list[dict], path: str | Path,
+              columns: Sequence[str] = COLUMNS) -> None:
+    """One line per row, the `columns` only (default: a bench row's COLUMNS)."""
     with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=COLUMNS)
+        w = csv.DictWriter(fh, fieldnames=list(columns))
         w.writeheader()
         for r in rows:
-            w.writerow({k: r.get(k) for k in COLUMNS})
+            w.writerow({k: r.get(k) for k in columns})
 
 
 def write_json(rows: list[dict], summary: list[dict], path: str | Path,
