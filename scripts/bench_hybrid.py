@@ -134,8 +134,9 @@ def report(rows: list[dict], out: Path, doc: Path) -> None:
                      f"{max(scores) if scores else '-'} | "
                      f"{statistics.median(scores) if scores else '-'} | {cpu} | "
                      f"{statistics.mean(r['load'] for r in rs):.1f} |")
-    fig, axes = plt.subplots(1, len(INSTANCES), figsize=(6 * len(INSTANCES), 4), squeeze=False)
-    for ax, inst in zip(axes[0], INSTANCES, strict=True):
+    shown = [i for i in INSTANCES if any(r["instance"] == i for r in rows)]
+    fig, axes = plt.subplots(1, len(shown), figsize=(6 * len(shown), 4), squeeze=False)
+    for ax, inst in zip(axes[0], shown, strict=True):
         for (i, method), rs in groups.items():
             if i != inst:
                 continue
