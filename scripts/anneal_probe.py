@@ -3,11 +3,16 @@
 python scripts/anneal_probe.py BOARD --seconds 60 --seed 0 [--t-hot T --t-cold T --cycle S]
 Prints one JSON line per new best (cpu, score) and a summary line; the start board is the
 break search's best within --start-time CPU seconds.
+
+python scripts/anneal_probe.py BOARD --backend memetic --seconds 240 --seed 0 [--param pool=4]
+runs a whole matches backend (lns, memetic) in this process until it has used --seconds of
+CPU (not wall: runs on a loaded machine compare at equal work), same output.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 
@@ -29,9 +34,14 @@ def main() -> None:
     ap.add_argument("--cycle", type=float, default=anneal.CYCLE)
     ap.add_argument("--focus", type=float, default=0.5)
     ap.add_argument("--assign-every", type=int, default=0, help="chunks between assignments")
+    ap.add_argument("--backend", choices=("lns", "memetic"), help="a whole backend instead")
+    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE backend option")
     a = ap.parse_args()
     inst = apply_rules(read_instance(a.board))
     cpu0 = time.process_time()
+    if a.backend:
+        run_backend(inst, a)
+        return
     opts = SolveOptions(seed=a.seed, objective="matches")
     start = lns.start_board(inst, opts, a.start_time, wall=600.0)  # CPU-bounded start
     board = lns.Board(inst)
@@ -51,6 +61,25 @@ def main() -> None:
     fixed_ok = all(best[c] == v for c, v in inst.fixed.items())
     print(json.dumps({"final": s, "cpu": round(time.process_time() - cpu0, 1),
                       "fixed_ok": fixed_ok}))
+
+
+def run_backend(inst, a) -> None:
+    backend = importlib.import_module(f"tilesolve.families.edgematch.{a.backend}")
+    cpu0 = time.process_time()
+    params = dict(p.split("=", 1) for p in a.param)
+
+    def seen(sol, s, source=None):
+        print(json.dumps({"cpu": round(time.process_time() - cpu0, 1), "score": s,
+                          "source": source}), flush=True)
+
+    seen.takes_source = True
+    opts = SolveOptions(seed=a.seed, objective="matches", params=params, on_solution=seen,
+                        stop=anneal.CpuBudget(a.seconds))
+    out = backend.solve(inst, opts)
+    assert score(inst, out.solution) == out.objective
+    print(json.dumps({"final": out.objective, "cpu": round(time.process_time() - cpu0, 1),
+                      "stats": {k: v for k, v in out.stats.items()
+                                if isinstance(v, (int, float, str, list))}}))
 
 
 if __name__ == "__main__":

@@ -132,7 +132,8 @@ def test_memetic_backend_returns_a_verified_board():
     inst = read_instance(INSTANCES / "e2_7x7.txt")
     # no break-search seeds (they solve 7x7 outright): the GA starts from random boards
     out = memetic.solve(inst, SolveOptions(time_limit=6, objective="matches",
-                                           params={"memetic_every": "2", "seeds": "0",
+                                           params={"pool": "0", "memetic_every": "2",
+                                                   "seeds": "0",
                                                    "memetic_seconds": "0.5"}))
     rep = verify(inst, out.solution, "matches")
     assert rep.ok and rep.score == out.objective

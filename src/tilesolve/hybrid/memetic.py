@@ -1,10 +1,13 @@
-"""A memetic loop: a GA whose best individual is handed to a local improver (an exact
+"""Memetic loops: a GA whose best individual is handed to a local improver (an exact
 large-neighbourhood search, say) every few generations, and whose population takes the
-improved board back in place of its worst member.
+improved board back in place of its worst member (`attach`); and a small pool of improved
+boards whose children, made by a recombination and improved in turn, replace the worst member
+(`evolve_pool`).
 
-Puzzle-independent: it needs the GA encoding's encode/decode/fitness and an `improve`
+Puzzle-independent: `attach` needs the GA encoding's encode/decode/fitness and an `improve`
 function; it hooks into the engine through `GAConfig.on_generation`, whose `GAState` holds
 the live population and fitness arrays, so the GA keeps its population across the loop.
+`evolve_pool` needs a `recombine` and an `improve` function over the family's boards.
 """
 
 from __future__ import annotations
@@ -60,3 +63,48 @@ def attach(enc, cfg: engine.GAConfig, improve: Improver, every: int,
             on_better(sol, fit)
 
     return replace(cfg, on_generation=hook)
+
+
+# --- a memetic pool: every member a locally optimal board ----------------------------------
+Recombiner = Callable[[Solution, Solution, np.random.Generator], Solution]
+
+
+@dataclass
+class PoolLog:
+    children: int = 0
+    kept: int = 0  # children that replaced the worst member
+    gains: int = 0  # children better than every member before them
+    duplicates: int = 0  # children equal to a member, not kept
+
+
+def evolve_pool(members: list[tuple[Solution, float]], recombine: Recombiner,
+                improve: Improver, rng: np.random.Generator, stop: Callable[[], bool],
+                log: PoolLog | None = None, target: float = float("inf"),
+                on_better: Callable[[Solution, float], None] | None = None
+                ) -> list[tuple[Solution, float]]:
+    """A steady-state memetic algorithm over improved boards: two distinct members make a
+    child (`recombine`), the improver raises it, and it replaces the worst member when it is
+    better and not already in the pool. Runs until `stop` or a member reaches `target`;
+    returns the pool, best first."""
+    log = log if log is not None else PoolLog()
+    pool = list(members)
+    best = max(f for _, f in pool)
+    while len(pool) >= 2 and best < target and not stop():
+        i, j = rng.choice(len(pool), size=2, replace=False)
+        child, fit = improve(recombine(pool[i][0], pool[j][0], rng), -1.0)
+        log.children += 1
+        if stop() and fit <= best:
+            break
+        worst = min(range(len(pool)), key=lambda k: pool[k][1])
+        if any(child == sol for sol, _ in pool):
+            log.duplicates += 1
+            continue
+        if fit > pool[worst][1]:
+            pool[worst] = (child, fit)
+            log.kept += 1
+        if fit > best:
+            best = fit
+            log.gains += 1
+            if on_better is not None:
+                on_better(child, fit)
+    return sorted(pool, key=lambda m: -m[1])

@@ -37,6 +37,17 @@ T_HOT, T_COLD = 0.19, 0.19
 CYCLE = 30.0  # CPU seconds per cooling cycle; each cycle starts from the best board
 
 
+class CpuBudget:
+    """A stop request (SolveOptions.stop) set once this process has used `seconds` more CPU:
+    runs on a loaded machine then compare at equal work, not equal wall time."""
+
+    def __init__(self, seconds: float):
+        self.end = time.process_time() + seconds
+
+    def is_set(self) -> bool:
+        return time.process_time() >= self.end
+
+
 class Annealer:
     """The state of one annealing run on one board (current and best), as the core's arrays."""
 

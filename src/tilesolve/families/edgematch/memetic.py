@@ -1,12 +1,18 @@
-"""Edge matching by the memetic hybrid: the GA's population, seeded with break-search
-boards, with its best member improved by a short anneal (anneal.py; the LNS lane's exact
-repairs with `anneal=off`) every few generations and the improved board put back into the
-population (hybrid/memetic.py).
+"""Edge matching by a memetic algorithm, in one of two forms.
+
+- The pool (the default, `pool` >= 2): a few boards, each a break-search board annealed
+  (anneal.py); a child of two members takes a rectangle of one and the rest of the other
+  (recombine.py), is annealed for `memetic_seconds` CPU s and replaces the worst member when
+  it is better and not already there (hybrid/memetic.py, evolve_pool).
+- The GA (`pool 0`): the GA's population, seeded with break-search boards, with its best member
+  improved by a short anneal (the LNS lane's exact repairs with `anneal=off`) every few
+  generations and the improved board put back into the population (hybrid/memetic.py, attach).
 
 Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
-`memetic_every` (generations between repairs), `memetic_seconds` (time per repair), `seeds`
-(break-search boards to start from, besides a complete board given as the hint) and the
-break search's `breaks` / `break_from`, and `anneal` (on|off).
+`memetic_every` (generations between repairs), `memetic_seconds` (time per repair or child),
+`seeds` (break-search boards to start from, besides a complete board given as the hint), the
+break search's `breaks` / `break_from`, `anneal` (on|off), and the pool's `pool`,
+`member_seconds` and `start_time`.
 """
 
 from __future__ import annotations
@@ -18,12 +24,15 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.errors import InputError
-from ...core.options import Option, Options, count, positive_int, seconds
+from ...core.options import Option, Options, count, non_negative, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
 from . import anneal, breakscan, ga, lns
 from .instance import EdgeInstance
 
+POOL = 4
+MEMBER_SECONDS = 10.0
+START_SECONDS = 5.0
 OPTIONS = Options(
     ga.OPTIONS,
     engine.preset_option(ga.PRESETS, "tuned"),
@@ -33,6 +42,14 @@ OPTIONS = Options(
            "board (1 when annealing, else 5)"),
     Option("memetic_seconds", seconds, None, "s per repair of the best board (5)"),
     Option("seeds", count, None, "break-search boards seeding the population (2)"),
+    Option("pool", count, None, "boards in the memetic pool: each a break-search board "
+           "annealed, children by rectangle crossover (recombine.py) annealed "
+           "--memetic-seconds CPU s, replacing the worst member (0: the GA instead; "
+           f"default {POOL})"),
+    Option("member_seconds", seconds, None, "CPU s of annealing per first pool member "
+           f"({MEMBER_SECONDS:g})"),
+    Option("start_time", non_negative, None, "CPU s of break search per pool member's start "
+           f"board ({START_SECONDS:g})"),
 )
 SEED_SECONDS = 3.0  # break search per seeding board
 
@@ -65,6 +82,9 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         raise InputError("the memetic backend maximises matched joins; add --objective matches")
     p = opts.params
     annealing = OPTIONS.value(p, "anneal")
+    pool = OPTIONS.value(p, "pool")
+    if annealing and (POOL if pool is None else pool) >= 2:
+        return solve_pool(inst, opts, POOL if pool is None else pool)
     # every generation when annealing: on the official Eternity II under load a generation
     # took most of a minute, so 5 generations between repairs left the lane without any
     every = engine.convert(p, "memetic_every", engine._positive_int, "a positive integer") \
@@ -117,5 +137,81 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
                  seconds=round(time.perf_counter() - t0, 4),
                  cpu_seconds=round(time.process_time() - cpu0, 4))
     joins = len(board.joins)
+    status = Status.SOLVED if score == joins else Status.FEASIBLE
+    return Outcome(status, sol, score, joins if status == Status.SOLVED else None, stats)
+
+
+def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
+    """The memetic pool (hybrid/memetic.py, evolve_pool): `size` break-search boards, each
+    annealed; then children of two members by rectangle crossover (recombine.py), each
+    annealed, replacing the worst member. Every budget is CPU seconds, so a loaded machine
+    slows the run but does not change what it does."""
+    from . import recombine
+
+    p = opts.params
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    left = opts.remaining()  # the process's start-up counted
+    end = None if left is None else t0 + left
+    child_cpu = float(lns._number(p, "memetic_seconds", 5.0, 0.01, 1e9))
+    member_cpu = float(lns._number(p, "member_seconds", MEMBER_SECONDS, 0.01, 1e9))
+    start_cpu = float(lns._number(p, "start_time", START_SECONDS, 0.0, 1e9))
+    board = lns.Board(inst, opts.fix)
+    rng = np.random.default_rng(opts.seed)
+    shown = [-1]
+
+    def out_of_time() -> bool:
+        return opts.stopped() or (end is not None and time.perf_counter() >= end)
+
+    def offer(sol: Solution, score: int, source: str) -> None:
+        if score > shown[0]:
+            shown[0] = score
+            opts.offer(sol, score, source)
+
+    def annealed(sol: Solution, cpu: float, source: str) -> tuple[Solution, float]:
+        budget = anneal.CpuBudget(cpu)
+        wall = 1e9 if end is None else max(0.01, end - time.perf_counter())
+        out, score = anneal.anneal(board, sol, int(rng.integers(1 << 30)), seconds=wall,
+                                   stop=lambda: opts.stopped() or budget.is_set(),
+                                   on_improve=lambda s, k: offer(s, k, source))
+        return out, float(score)
+
+    members: list[tuple[Solution, float]] = []
+    for k in range(size):
+        if out_of_time():
+            break
+        if k == 0 and _complete_hint(inst, opts):
+            start = dict(opts.hint)
+        else:
+            fresh = replace(opts, seed=opts.seed + 7919 * k, hint=None, on_solution=None,
+                            progress_jsonl=None)
+            wall = 4 * start_cpu if end is None else \
+                max(0.05, min(4 * start_cpu, end - time.perf_counter()))
+            start = lns.start_board(inst, fresh, start_cpu, wall, end)
+            if start is None:
+                continue
+        offer(start, board.score(*board.arrays(start)), "hint" if start == opts.hint
+              else "backtracker")
+        members.append(annealed(start, member_cpu, "lns"))
+
+    def child(a: Solution, b: Solution, rng: np.random.Generator) -> Solution:
+        aa, bb = board.arrays(a), board.arrays(b)
+        return board.solution(*recombine.recombine(board, aa, bb,
+                                                   recombine.rectangle(board, rng), rng))
+
+    log = memetic.PoolLog()
+    joins = len(board.joins)
+    if not members:
+        return Outcome(Status.TIMEOUT, stats={"solver": "memetic", "stopped": "no start board "
+                                              "within the limit"})
+    final = memetic.evolve_pool(members, child,
+                                lambda s, _f: annealed(s, child_cpu, "lns"), rng,
+                                stop=out_of_time, log=log, target=joins)
+    sol, score = final[0][0], int(final[0][1])
+    stats = {"solver": "memetic", "method": "pool", "pool": size,
+             "first_scores": [int(f) for _, f in members],
+             "final_scores": [int(f) for _, f in final], "children": log.children,
+             "kept": log.kept, "gains": log.gains, "duplicates": log.duplicates,
+             "seconds": round(time.perf_counter() - t0, 4),
+             "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if score == joins else Status.FEASIBLE
     return Outcome(status, sol, score, joins if status == Status.SOLVED else None, stats)
