@@ -9,8 +9,8 @@ import pytest
 
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import anneal, lns, recombine
+from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.generate import generate
-from tilesolve.families.edgematch.model import verify
 from tilesolve.hybrid import memetic as loop
 
 # cells of a 4x4 by index (row * 4 + column): the inner ones are 5, 6, 9, 10
