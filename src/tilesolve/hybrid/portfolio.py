@@ -75,6 +75,13 @@ GRACE = 3.0  # seconds for the cooperative stop before processes are terminated 
 GRACE_WON = 1.0  # the same once a winner is known: the others' answers no longer matter
 
 
+def grace_for(limit: float | None, won: bool) -> float:
+    """The lanes' grace (GRACE, or GRACE_WON with a winner) within half the limit's allowance
+    (a tenth of it, at least 1 s)."""
+    full = GRACE_WON if won else GRACE
+    return full if limit is None else min(full, max(0.5, 0.05 * limit))
+
+
 
 
 def _side_backend(params: dict, key: str, backends: list[str], family: Family) -> str | None:
@@ -151,7 +158,11 @@ class Portfolio:
         self.race = Race()
         self.t0 = time.perf_counter()
         left = opts.remaining()  # reading the instance (and the CLI's start-up) counted
-        self.deadline = None if left is None else self.t0 + left
+        # the lanes are told to stop one grace early, so that stopping them ends by the limit:
+        # with the grace after it, `-t 24` at a load of 5 ran past the CLI's watchdog (0.6 s
+        # after the limit), which then answered timeout without the 450-joins board
+        self.deadline = None if left is None else \
+            self.t0 + left - min(grace_for(opts.time_limit, won=False), left / 4)
         self.counter = 0  # side lanes started, for their names
         self.progress = Progress(opts.progress_jsonl, display(opts), scored=bool(opts.objective))
         self.standings = Standings(family, instance, path, opts, self.progress)
@@ -263,9 +274,7 @@ class Portfolio:
         """Seconds the lanes get to stop by themselves before they are terminated: within
         the limit's allowance (a tenth of it, at least 1 s), half of which is left for the
         rest (3 s of grace overran `-t 5` by 3-14 s at a load of 13)."""
-        full = GRACE if self.standings.winner is None else GRACE_WON
-        limit = self.opts.time_limit
-        return full if limit is None else min(full, max(0.5, 0.05 * limit))
+        return grace_for(self.opts.time_limit, won=self.standings.winner is not None)
 
     # --- the whole solve -----------------------------------------------------------------
     def run(self) -> SolveResult:
