@@ -6,6 +6,8 @@ import json
 
 import pytest
 from conftest import INSTANCES, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions
@@ -121,3 +123,31 @@ def test_render_png(tmp_path):
     out = tmp_path / "d3.png"
     res = run_cli("render", INSTANCES / "tantrix_discovery_03.txt", sol, "-o", out)
     assert res.returncode == 0 and out.stat().st_size > 1000
+
+
+def _holes_by_box(cells):
+    """The reference: empty cells of the cluster's box (plus a margin) not connected to its
+    rim."""
+    from tilesolve.families.tantrix.check import components
+
+    qs, rs = [c[0] for c in cells], [c[1] for c in cells]
+    box = {(q, r) for q in range(min(qs) - 1, max(qs) + 2) for r in range(min(rs) - 1, max(rs) + 2)}
+    empty = box - set(cells)
+    rim = {c for c in empty
+           if c[0] in (min(qs) - 1, max(qs) + 1) or c[1] in (min(rs) - 1, max(rs) + 1)}
+    return sorted((g for g in components(empty) if not g & rim), key=lambda c: (-len(c), min(c)))
+
+
+@given(st.sets(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=30))
+def test_holes_match_the_bounding_box_flood(cells):
+    from tilesolve.families.tantrix.check import holes
+
+    assert holes(cells) == _holes_by_box(cells)
+
+
+def test_holes_of_a_cluster_with_a_far_tile_are_found_without_its_box():
+    from tilesolve.core import hexgrid as hx
+    from tilesolve.families.tantrix.check import holes
+
+    ring = list(hx.neighbours((0, 0)))
+    assert holes([*ring, (10**9, -(10**9))]) == [{(0, 0)}]
