@@ -149,6 +149,10 @@ def test_bad_portfolio_options_are_input_errors():
     assert res.returncode == 2 and "nope" in res.stderr and "Traceback" not in res.stderr
     res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--epoch", "-1")
     assert res.returncode == 2 and "--epoch" in res.stderr
+    res = run_cli("solve", "instances/e2_4x4.txt", "--backend", "portfolio", "--backends",
+                  "lns,cpsat,lns", "--json")
+    assert res.returncode == 2 and "names lns more than once" in res.stderr
+    assert json.loads(res.stdout)["status"] == "bad-input"
 
 
 def test_ga_alone_in_the_portfolio_wins_with_a_verified_board():

@@ -53,7 +53,12 @@ def choose(family: Family, requested: str | None, cores: int,
                 raise InputError(f"the {family.name} family has no {n} backend")
         if not names:
             raise InputError("--backends is empty; expected e.g. cpsat,ga")
-        return list(dict.fromkeys(names))
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:  # lanes are named by backend: a second one was dropped without a word
+            raise InputError(f"--backends names {', '.join(twice)} more than once; a backend "
+                             "races in one lane (with --objective the adaptive rule gives it "
+                             "more cores once it pays)")
+        return names
     preferred = [b for b in family.objective_backends(instance) if has_backend(family, b)] \
         if objective and instance is not None else []
     if objective and preferred:
