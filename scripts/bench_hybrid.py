@@ -16,7 +16,6 @@ per run.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import os
 import resource
@@ -25,6 +24,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from tilesolve.hybrid.bench import adopt_orphans, children, reap_adopted
 
 ROOT = Path(__file__).resolve().parent.parent
 E2 = ROOT.parent / "shared" / "e2_data" / "e2_256.txt"
@@ -43,31 +44,6 @@ METHODS = {
 # run's score is the best verified one: the hybrid's two cores given to its best single method
 PARALLEL = {"lns x2 (2 cores)": ["lns", "lns"]}
 SEED_STEP = 1000
-PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
-
-
-def adopt_orphans() -> None:
-    """Make this process the subreaper of its descendants: a lane orphaned by its portfolio
-    is reparented here instead of to init, so its CPU time reaches RUSAGE_CHILDREN (a 12 s
-    portfolio run on instances/e2_16x16.txt, two lanes, load 6: 0.7 CPU s counted without
-    this, 3.6 s with it)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: children reaped by their parents only
-        pass
-
-
-def reap_orphans(patience: float = 30.0) -> None:
-    """Wait for the adopted descendants (a lane still stopping after its portfolio left), at
-    most `patience` seconds."""
-    end = time.monotonic() + patience
-    while time.monotonic() < end:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.1)
 
 
 def slug(text: str) -> str:
@@ -85,6 +61,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
                 stem.parent / f"{stem.name}_p{k}.jsonl" for k in range(len(parts))]
     for path in progress:
         path.unlink(missing_ok=True)
+    known = children()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
@@ -96,7 +73,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
         for k, part in enumerate(parts)]
     results = [json.loads(text) if (text := proc.communicate()[0]).strip() else {}
                for proc in procs]
-    reap_orphans()
+    reap_adopted(known)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     scores = [r["objective"] for r in results if r.get("verified")]
     points = sorted((json.loads(x) for path in progress if path.exists()
