@@ -65,6 +65,40 @@ def test_region_exchange_keeps_classes_and_hints_on_the_frame_layout():
     assert (c1 != pop[:20]).any()
 
 
+def test_region_exchange_of_two_regions_by_hand():
+    """The two-regions reading: B's block at cells 0, 1 (pieces 7, 0 turned 2, 1) goes to A's
+    cells 10, 11. A's pieces 7 and 0 leave holes at cells 0 and 7, filled in row-major order
+    from A's block pieces, 10 and 11 (turn 0). Child B gets A's cells 10, 11 (pieces 10, 11)
+    at its cells 0, 1; its pieces 10 and 11 leave holes at cells 10, 11, filled by 7 and 0
+    with the turns they had in B's block."""
+    enc = _free_4x4()
+    a = _genome(range(16), [0] * 16)
+    b = _genome([7, 0, 3, 2, 12, 5, 6, 1, 9, 8, 10, 11, 4, 13, 15, 14], [2] + [1] * 15)
+    here, there = np.array([10, 11]), np.array([0, 1])
+    c1 = crossovers.exchange_child(enc, a, b, here, there)
+    c2 = crossovers.exchange_child(enc, b, a, there, here)
+    assert c1[:16].tolist() == [10, 1, 2, 3, 4, 5, 6, 11, 8, 9, 7, 0, 12, 13, 14, 15]
+    assert c1[16:].tolist() == [0] * 10 + [2, 1] + [0] * 4
+    assert c2[:16].tolist() == [10, 11, 3, 2, 12, 5, 6, 1, 9, 8, 7, 0, 4, 13, 15, 14]
+    assert c2[16:].tolist() == [0, 0] + [1] * 8 + [2, 1] + [1] * 4
+
+
+def test_two_regions_move_blocks_and_keep_classes_on_the_frame_layout():
+    _, inst = load_instance(INSTANCES / "e2_niang_6x6_p7.txt")
+    enc = ga.NiangEncoding(inst, region="two_regions")
+    rng = np.random.default_rng(5)
+    moved = 0
+    for _ in range(40):
+        here, there = crossovers.two_regions(enc, rng)
+        assert (enc.cell_group[here] == enc.cell_group[there]).all()
+        moved += not np.array_equal(here, there)
+    assert moved > 10
+    pop = enc.random(rng, 40)
+    c1, c2 = enc.crossover(pop[:20], pop[20:], rng)
+    for g in np.concatenate([c1, c2]):
+        assert verify(inst, enc.decode(g), "matches").ok
+
+
 def test_region_inversion_by_hand():
     """Seed 83 draws rows 1-2 and columns 0-2: cells 4, 5, 6, 8, 9, 10 get their pieces back
     last first (10, 9, 8, 6, 5, 4), each keeping its turn."""

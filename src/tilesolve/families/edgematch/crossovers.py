@@ -13,13 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from .genome import BoardGenome
-from .mutations import random_region
+from .mutations import TRIES, random_region
 
 
 # --- Niang's region exchange ---------------------------------------------------------------
 def exchange_child(b: BoardGenome, base: np.ndarray, donor: np.ndarray,
-                   region: np.ndarray) -> np.ndarray:
-    """One child of Algorithm 7: `base` with `donor`'s pieces in the region.
+                   region: np.ndarray, source: np.ndarray | None = None) -> np.ndarray:
+    """One child of Algorithm 7: `base` with `donor`'s pieces in the region (taken from the
+    donor's cells `source`, the same cells unless given: the two-regions reading).
 
     Steps 3-8: the donor's region pieces are removed from the base (leaving holes outside
     the region wherever the base kept them), the base's region pieces the donor's region lacks
@@ -29,9 +30,10 @@ def exchange_child(b: BoardGenome, base: np.ndarray, donor: np.ndarray,
     boards); listed pieces keep their turn (under keep_frame, frame pieces are re-turned grey
     side out)."""
     n = b.n
+    source = region if source is None else source
     kid = base.copy()
     taken = np.zeros(b.inst.n, dtype=bool)
-    taken[donor[region]] = True  # pieces the donor's region brings
+    taken[donor[source]] = True  # pieces the donor's region brings
     kept = np.zeros(b.inst.n, dtype=bool)
     kept[base[region]] = True  # pieces the base had in the region
     leftover = region[~taken[base[region]]]  # list A: base region cells whose piece is not taken
@@ -39,7 +41,7 @@ def exchange_child(b: BoardGenome, base: np.ndarray, donor: np.ndarray,
     where[base[:n]] = np.arange(n)
     holes = np.sort(where[np.flatnonzero(taken & ~kept)])
     pieces, turns = base[leftover], base[n + leftover]
-    kid[region], kid[n + region] = donor[region], donor[n + region]
+    kid[region], kid[n + region] = donor[source], donor[n + source]
     # pair holes and list entries class by class, each in row-major order
     hole_order = np.argsort(b.cell_group[holes], kind="stable")
     list_order = np.argsort(b.piece_group[pieces], kind="stable")
@@ -51,14 +53,37 @@ def exchange_child(b: BoardGenome, base: np.ndarray, donor: np.ndarray,
 def region_exchange(b: BoardGenome, a: np.ndarray, bb: np.ndarray, rng,
                     rule: str = "corners") -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 7 for each pair: one random block (step 1, see `random_region`), two
-    children. Fixed cells are the same in both parents and stay out of the exchange."""
+    children. Fixed cells are the same in both parents and stay out of the exchange.
+
+    rule "two_regions" reads step 1's "select two points, a random length and width" (and
+    4.6.1's "two regions randomly selected are exchanged") as two blocks of one size at two
+    places, one in each parent: each child gets the other parent's block moved to its own."""
     c1, c2 = a.copy(), bb.copy()
     for k in range(len(a)):
-        region = b.block(*random_region(b, rng, rule))
-        region = region[b.free[region]]
-        c1[k] = exchange_child(b, a[k], bb[k], region)
-        c2[k] = exchange_child(b, bb[k], a[k], region)
+        if rule == "two_regions":
+            here, there = two_regions(b, rng)
+        else:
+            here = there = b.block(*random_region(b, rng, rule))
+        keep = b.free[here] & b.free[there]
+        here, there = here[keep], there[keep]
+        c1[k] = exchange_child(b, a[k], bb[k], here, there)
+        c2[k] = exchange_child(b, bb[k], a[k], there, here)
     return b.normalise(c1), b.normalise(c2)
+
+
+def two_regions(b: BoardGenome, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Two blocks of one random size at two random places whose cells hold the same classes
+    (on the frame layout a block moves within the interior or along like cells); after
+    TRIES draws that never fit, one block at one place."""
+    for _ in range(TRIES):
+        hh, ww = int(rng.integers(1, b.h + 1)), int(rng.integers(1, b.w + 1))
+        r0, r1 = (int(x) for x in rng.integers(0, b.h - hh + 1, 2))
+        c0, c1 = (int(x) for x in rng.integers(0, b.w - ww + 1, 2))
+        here, there = b.block(r0, c0, hh, ww), b.block(r1, c1, hh, ww)
+        if (b.cell_group[here] == b.cell_group[there]).all():
+            return here, there
+    here = b.block(*random_region(b, rng))
+    return here, here
 
 
 # --- template crossovers with duplicate repair -------------------------------------------------

@@ -30,7 +30,7 @@ Command-line parameters (`--name value`): the engine's (backends/ga.py: populati
 generations, evaluations, selection, tournament, ranking-pressure, elitism,
 elite-replaces-worst, crossover-rate, mutation-rate, stall, ...) plus `preset`, `operators`
 (comma list of mutation operators), and for paper `crossover` (region-exchange | uniform),
-`region` (corners | corner-size), `fitness` (edges+areas | edges), `layout` (frame:
+`region` (corners | corner-size | two-regions), `fitness` (edges+areas | edges), `layout` (frame:
 pieces kept in their class | free: any piece anywhere in any turn, the other reading of
 operators that pick tiles "from the board"; see genome.py) and `repair` (thesis | off) with
 `repair-threshold` and `repair-lower`; for tuned
@@ -180,8 +180,9 @@ OPTIONS = Options(
     # paper preset only
     Option("crossover", str, None, "paper: region-exchange (default) or uniform",
            ("region_exchange", "uniform")),
-    Option("region", str, None, "paper: region of the exchange, corners (default) or "
-           "corner-size", ("corners", "corner_size")),
+    Option("region", str, None, "paper: region of the exchange, corners (default), "
+           "corner-size, or two-regions (one size at two places)",
+           ("corners", "corner_size", "two_regions")),
     Option("fitness", str, None, "paper: edges+areas (default) or edges"),
     Option("layout", str, None, "paper: frame (frame pieces stay on the frame, default) or free",
            ("free", "frame")),
