@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -266,40 +266,67 @@ def reap_adopted(known: set[int], patience: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
-                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
-                cwd: str | Path | None = None) -> dict:
-    """One `tilesolve solve INSTANCE --json` in a child process, as a user runs it (`spec`
-    as in `parse_backend`, its options as `--name value`; `extra`: more arguments).
-
-    Returns the wall seconds from start to exit, the child's CPU seconds (user + system,
-    Python's start-up, the processes it waited for, such as CBC, and the lanes it left
-    stopping included), the result
-    it printed (None when it printed none), its exit code and stderr."""
-    import resource
-    import subprocess
-
+def solve_command(instance: str | Path, spec: str, seed: int = 0,
+                  time_limit: float | None = None, threads: int = 1,
+                  extra: Sequence[str] = ()) -> list[str]:
+    """`tilesolve solve INSTANCE --json` as a user types it (`spec` as in `parse_backend`, its
+    options as `--name value`; `extra`: more arguments)."""
     name, options = command_options(spec)
     cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", name,
            "--json", "--seed", str(seed), "--threads", str(threads), *options]
     if time_limit is not None:
         cmd += ["--time-limit", str(time_limit)]
-    cmd += list(extra)
+    return cmd + list(extra)
+
+
+def run_together(commands: Sequence[Sequence[str]], timeout: float | None = None,
+                 cwd: str | Path | None = None) -> dict:
+    """Run the commands at once, each a child process, and wait for all of them.
+
+    Returns the wall seconds from the start to the last exit, the CPU seconds of them all
+    (user + system, Python's start-up, the processes they waited for, such as CBC, and the
+    lanes they left stopping included) and, per command, the result it printed (None when it
+    printed none), its exit code and its stderr."""
+    import resource
+    import subprocess
+
     adopt_orphans()
     known = children()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    procs = [subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=cwd) for cmd in commands]
+    try:  # every pipe read as it fills: a child blocked on a full pipe would be timed too
+        with ThreadPoolExecutor(max_workers=len(procs)) as readers:
+            outputs = list(readers.map(lambda proc: proc.communicate(timeout=timeout), procs))
+    finally:  # a timeout (or an interrupt) leaves no command running
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
     wall = time.perf_counter() - t0
     reap_adopted(known)  # the lanes a portfolio left stopping: their CPU is the run's
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    try:
-        result = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        result = None
-    return {"wall": wall, "cpu": cpu, "result": result, "exit": proc.returncode,
-            "stderr": proc.stderr}
+    runs = []
+    for proc, (stdout, stderr) in zip(procs, outputs, strict=True):
+        try:
+            result = json.loads(stdout)
+        except json.JSONDecodeError:
+            result = None
+        runs.append({"result": result, "exit": proc.returncode, "stderr": stderr})
+    return {"wall": wall, "cpu": cpu, "runs": runs}
+
+
+def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
+                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
+                cwd: str | Path | None = None) -> dict:
+    """One `solve_command` in a child process, as a user runs it: `run_together` of one,
+    its wall and CPU seconds with the result it printed, its exit code and stderr."""
+    done = run_together([solve_command(instance, spec, seed, time_limit, threads, extra)],
+                        timeout, cwd)
+    (run,) = done["runs"]
+    return {"wall": done["wall"], "cpu": done["cpu"], **run}
 
 
 def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
