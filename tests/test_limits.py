@@ -32,3 +32,33 @@ def test_the_watchdog_calls_back_once_its_time_has_come():
     fired = threading.Event()
     watchdog(time.monotonic() + 0.05, fired.set)
     assert fired.wait(30)
+
+
+def test_every_verified_improvement_reaches_the_watchdogs_answer():
+    """One backend and the portfolio tell `on_verified` of each better verified board; the
+    watchdog answers with the last one (feasible, verified, its score), not a bare timeout."""
+    from conftest import INSTANCES
+
+    from tilesolve.cli import watchdog_answer
+    from tilesolve.core.result import SolveOptions, Status
+    from tilesolve.dispatch import solve_file
+
+    e2 = INSTANCES / "e2_6x6.txt"
+    for backend, extra in (("lns", {}), ("portfolio", {"backends": "lns,cpsat"})):
+        told = []
+        res = solve_file(e2, backend, SolveOptions(time_limit=30, objective="matches",
+                                                   threads=2, params=extra,
+                                                   on_verified=told.append))
+        assert told, backend
+        scores = [r.objective for r in told]
+        assert scores == sorted(set(scores)), backend  # strict improvements only
+        assert all(r.verified and r.board is not None for r in told), backend
+        assert scores[-1] == res.objective == 60, backend  # all 60 inner joins of the 6x6
+        answer = watchdog_answer(e2, backend, 0, 31.5, told[-1]).to_json()
+        assert told[-1].status == Status.FEASIBLE and answer["status"] == "feasible"
+        assert answer["verified"] and answer["objective"] == 60
+        assert answer["solution"] == told[-1].to_json()["solution"] is not None
+        assert answer["seconds"] == 31.5 and "time limit" in answer["stats"]["stopped"]
+    bare = watchdog_answer(e2, "cpsat", 3, 31.5, None).to_json()
+    assert (bare["status"], bare["solution"], bare["family"], bare["seed"]) == (
+        "timeout", None, "edgematch", 3)

@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from rich.table import Table
 
 from .core.errors import InputError
 from .core.family import get_family, load_instance
-from .core.result import SolveOptions
+from .core.result import SolveOptions, SolveResult, Status
 
 app = typer.Typer(
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
@@ -220,24 +221,40 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
     process (lanes killed, CBC and its files removed by their watchers): half of the 1 s of
     `-t 5` was not enough at 1-2% of a core (6.1-6.2 s in 2 of 26 runs)."""
     from .core.limits import allowance, watchdog
-    from .core.result import SolveResult, Status
 
     limit = opts.time_limit
     start = opts.clock_from
+    best: list[SolveResult] = []  # the best verified board the run has found so far
+
+    def keep(res: SolveResult) -> None:
+        if not best or res.objective > best[0].objective:
+            best[:] = [res]
+
+    opts.on_verified = keep
 
     def expire() -> None:
         if not ANSWERING.acquire(blocking=False):
             return  # the solve is printing its answer
-        res = SolveResult(str(instance), _family_named(instance), backend or "cpsat",
-                          Status.TIMEOUT, False, time.monotonic() - start, seed=opts.seed,
-                          stats={"stopped": "the time limit ran out before the solver stopped"})
+        res = watchdog_answer(instance, backend, opts.seed, time.monotonic() - start,
+                              best[0] if best else None)
         if as_json:
             print(json.dumps(res.to_json()))
         else:
             _print_result(res)
-        _leave(Status.TIMEOUT.exit_code)
+        _leave(res.status.exit_code)
 
     watchdog(start + limit + allowance(limit) / 4, expire)
+
+
+def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: float,
+                    best: SolveResult | None):
+    """The watchdog's answer: the best verified board the run found, as a run stopped at the
+    limit answers with it (feasible, verified), else a timeout."""
+    stopped = {"stopped": "the time limit ran out before the solver stopped"}
+    if best is not None:
+        return replace(best, seconds=seconds, stats={**best.stats, **stopped})
+    return SolveResult(str(instance), _family_named(instance), backend or "cpsat",
+                       Status.TIMEOUT, False, seconds, seed=seed, stats=stopped)
 
 
 def _family_named(instance: Path) -> str:
