@@ -62,3 +62,36 @@ def test_every_verified_improvement_reaches_the_watchdogs_answer():
     bare = watchdog_answer(e2, "cpsat", 3, 31.5, None).to_json()
     assert (bare["status"], bare["solution"], bare["family"], bare["seed"]) == (
         "timeout", None, "edgematch", 3)
+
+
+LAST_RESORT = """
+import ctypes, sys, time
+from tilesolve.core import limits
+t0 = time.monotonic()
+assert limits.last_resort(t0 + 0.5, b'{"status": "timeout"}\\n', 4)
+limits.last_answer(b'{"status": "feasible"}\\n', 0)  # a better board came in
+if sys.argv[1] == "answered":  # the process printed its own answer, then cleans up
+    assert limits.claim()
+    print("mine", flush=True)
+    limits.answered(3)
+ctypes.PyDLL(None).sleep(20)  # keeps Python's lock: no Python thread can run for 20 s
+print("not reached")
+"""
+
+
+def test_the_last_resort_ends_the_process_while_a_native_call_keeps_the_lock():
+    import subprocess
+    import sys
+
+    import pytest
+
+    from tilesolve.core import limits
+
+    if limits._deadline is None:
+        pytest.skip("built without a C compiler: the watchdog thread alone")
+    for case, out, code in (("silent", '{"status": "feasible"}\n', 0), ("answered", "mine\n", 3)):
+        t0 = time.monotonic()
+        proc = subprocess.run([sys.executable, "-c", LAST_RESORT, case], capture_output=True,
+                              text=True, timeout=60)
+        assert (proc.stdout, proc.returncode) == (out, code), (case, proc.stderr)
+        assert time.monotonic() - t0 < 15, case  # not the 20 s of the native call
