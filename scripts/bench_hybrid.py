@@ -18,27 +18,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from tilesolve.hybrid.bench import adopt_orphans, children, reap_adopted
+from tilesolve.hybrid.bench import run_together, solve_command
 
 ROOT = Path(__file__).resolve().parent.parent
 E2 = ROOT.parent / "shared" / "e2_data" / "e2_256.txt"
 INSTANCES = {"official": E2, "e2_16x16": ROOT / "instances" / "e2_16x16.txt"}
-# method -> solve options (threads: the cores the method may use)
+# method -> (the backend as a bench spec, the cores the method may use)
 METHODS = {
-    "ga": ["-b", "ga", "--threads", "1"],
-    "cpsat": ["-b", "cpsat", "--threads", "1"],
-    "backtracker": ["-b", "search", "--threads", "1"],
-    "lns": ["-b", "lns", "--threads", "1"],
+    "ga": ("ga", 1),
+    "cpsat": ("cpsat", 1),
+    "backtracker": ("search", 1),
+    "lns": ("lns", 1),
     # the LNS before annealing: exact repairs only (CP-SAT windows, assignments, row search)
-    "lns (exact repairs)": ["-b", "lns", "--threads", "1", "--anneal", "off"],
-    "hybrid (2 cores)": ["-b", "portfolio", "--threads", "2"],
+    "lns (exact repairs)": ("lns:anneal=off", 1),
+    "hybrid (2 cores)": ("portfolio", 2),
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method
@@ -61,21 +58,14 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
                 stem.parent / f"{stem.name}_p{k}.jsonl" for k in range(len(parts))]
     for path in progress:
         path.unlink(missing_ok=True)
-    known = children()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
-    t0 = time.perf_counter()
-    procs = [subprocess.Popen(
-        [sys.executable, "-m", "tilesolve", "solve", str(INSTANCES[inst]), "--objective",
-         "matches", "-t", str(limit), "--seed", str(seed + SEED_STEP * k), "--json",
-         "--progress-jsonl", str(progress[k]), *METHODS[part]],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
-        for k, part in enumerate(parts)]
-    results = [json.loads(text) if (text := proc.communicate()[0]).strip() else {}
-               for proc in procs]
-    reap_adopted(known)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    scores = [r["objective"] for r in results if r.get("verified")]
+    ran = run_together([solve_command(INSTANCES[inst], METHODS[part][0], seed + SEED_STEP * k,
+                                      limit, METHODS[part][1],
+                                      ["--objective", "matches", "--progress-jsonl",
+                                       str(progress[k])])
+                        for k, part in enumerate(parts)], cwd=ROOT)
+    scores = [r["result"]["objective"] for r in ran["runs"]
+              if r["result"] and r["result"].get("verified")]
     points = sorted((json.loads(x) for path in progress if path.exists()
                      for x in path.read_text().splitlines()), key=lambda p: p["t"])
     curve = []  # the run's best score against time, over all its processes
@@ -84,9 +74,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
             curve.append(point)
     row = {"instance": inst, "method": method, "seed": seed, "limit": limit,
            "score": max(scores) if scores else None, "verified": bool(scores),
-           "wall": round(time.perf_counter() - t0, 1),
-           "cpu": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
-           "load": round(load, 2),
+           "wall": round(ran["wall"], 1), "cpu": round(ran["cpu"], 1), "load": round(load, 2),
            "curve": curve}
     done.write_text(json.dumps(row) + "\n")
     return row
@@ -150,7 +138,6 @@ def main() -> None:
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--e2-data", default=None, help="folder of e2_256.txt (default ../shared)")
     args = ap.parse_args()
-    adopt_orphans()
     if args.e2_data:
         INSTANCES["official"] = Path(args.e2_data) / "e2_256.txt"
     out = Path(args.out_dir)

@@ -21,9 +21,10 @@ from tilesolve.hybrid.bench import Budget, run_each, write_csv
 ROOT = Path(__file__).resolve().parent.parent
 
 INSTANCES = ["3", "3_zero", "4_3", "5_6", "5_15", "6_21", "7_2", "8_zero"]
+UNPOLISHED = "ga:preset=tuned,polish=0"  # the tuned GA without its tabu polishing
 CONFIGS = ["cpsat", "cpsat:strategy=auto", "cpsat:strategy=fixed", "sat", "milp", "ga",
-           "ga:polish=0", "search"]
-SKIP_ABOVE = {"milp": 3, "sat": 3, "search": 3, "ga:polish=0": 3}  # hopeless beyond order 3
+           UNPOLISHED, "search"]
+SKIP_ABOVE = {"milp": 3, "sat": 3, "search": 3, UNPOLISHED: 3}  # hopeless beyond order 3
 
 
 def bench_spec(config: str) -> str:

@@ -95,3 +95,26 @@ def test_the_same_sweep_runs_on_a_local_dask_cluster(tmp_path):
     assert len(rows) == 4 and all(r["status"] == "solved" for r in rows)
     assert "e2_5x5" in res.stdout
 
+
+
+def test_bench_hybrid_runs_its_parallel_method_through_the_bench(tmp_path, monkeypatch):
+    """Two lns processes at once on the 4x4: the best verified score of the two, both
+    progress streams merged into one curve, the CPU of both counted."""
+    import importlib.util
+
+    path = INSTANCES.parent / "scripts" / "bench_hybrid.py"
+    spec = importlib.util.spec_from_file_location("bench_hybrid", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setitem(script.INSTANCES, "tiny", INSTANCES / "e2_4x4.txt")
+    row = script.run_one("tiny", "lns x2 (2 cores)", 0, 30.0, tmp_path)
+    assert row["score"] == 24 and row["verified"]  # every inner join of the 4x4 matched
+    assert [p["score"] for p in row["curve"]][-1] == 24
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "tiny_lns_x2__2_cores_s0.json", "tiny_lns_x2__2_cores_s0_p0.jsonl",
+        "tiny_lns_x2__2_cores_s0_p1.jsonl"]
+    one = bench.run_command(INSTANCES / "e2_4x4.txt", "lns", 0, 30.0,
+                            extra=["--objective", "matches"], cwd=INSTANCES.parent)
+    assert one["exit"] == 0 and one["result"]["objective"] == 24
+    assert row["cpu"] > one["cpu"] / 2  # two processes counted, not none
+    assert script.run_one("tiny", "lns x2 (2 cores)", 0, 30.0, tmp_path) == row  # kept

@@ -147,3 +147,16 @@ def test_shipped_models_are_current(tmp_path):
     for name in ("e2_4x4.cnf", "e2_4x4.lp", "e2_4x4.mps", "e2_4x4.pbtxt", "e2_4x4.mzn",
                  "e2_4x4.dzn", "e2_4x4.cnf.map.json", "e2_4x4.mzn.map.json"):
         assert (tmp_path / name).read_text() == (ROOT / "models" / name).read_text(), name
+
+
+def test_export_refuses_an_unknown_option_with_the_valid_ones(tmp_path):
+    out = tmp_path / "m.cnf"
+    res = run_cli("export", INST, "--to", "cnf", "-o", out, "--no-symetry", "on")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert "unknown option(s) --no-symetry" in res.stderr and "--no-symmetry" in res.stderr
+    assert not out.exists() and not (tmp_path / "m.cnf.map.json").exists()
+    res = run_cli("export", INST, "--to", "cnf", "-o", out, "--no-symmetry", "on")
+    assert res.returncode == 0, res.stderr
+    assert json.loads((tmp_path / "m.cnf.map.json").read_text())["params"] == {
+        "no_symmetry": "on"}

@@ -203,3 +203,19 @@ def test_order_2_has_no_magic_hexagon(tmp_path, backend):
     res = run_cli("solve", path, "--backend", backend, "--threads", "1", "--json")
     assert res.returncode == 3, res.stderr
     assert json.loads(res.stdout)["status"] == "infeasible"
+
+
+def test_every_default_config_of_the_benchmark_runs_on_order_3():
+    import importlib.util
+
+    from tilesolve.hybrid.bench import Budget, run_each
+
+    path = INSTANCES.parent / "scripts" / "bench_magichex.py"
+    spec = importlib.util.spec_from_file_location("bench_magichex", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    work = [(ORDER3, script.bench_spec(c), 0) for c in script.CONFIGS]
+    rows = list(run_each(work, Budget(time_limit=5)))
+    assert [(r["backend"], r["error"]) for r in rows if r["status"] == "error"] == []
+    assert all(r["status"] in ("solved", "timeout") for r in rows)
+    assert all(r["solved"] for r in rows if r["backend"] in ("cpsat", "sat", "ga", "search"))

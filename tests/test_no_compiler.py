@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea")
+CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea", "_deadline")
 
 HIDE_CORES = f"""
 import importlib.abc, sys
@@ -45,12 +45,13 @@ import json
 from tilesolve.families.edgematch import search as em, breakscan, anneal
 from tilesolve.families.tantrix import search as tx, linewalk
 from tilesolve.families.magichex import post_ea
+from tilesolve.core import limits
 print(json.dumps([em._rowscan, breakscan._breakscan, anneal._anneal, tx._loopscan,
-                  linewalk._linewalk, post_ea._postea]))
+                  linewalk._linewalk, post_ea._postea, limits._deadline]))
 """
     proc = run_hidden(code)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == [None] * 6
+    assert json.loads(proc.stdout) == [None] * 7
 
 
 def test_solves_without_the_cores_are_verified():

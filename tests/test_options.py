@@ -215,8 +215,8 @@ def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
         lambda: Portfolio(family, inst, str(e2), SolveOptions(time_limit=5, params=bad)),
         lambda: Islands(family, inst, str(e2), SolveOptions(
             time_limit=5, objective="matches", params=bad), 2),
-        lambda: bench.check([str(e2)], ["cpsat", "ga"], bad),
-        lambda: bench.check([str(e2)], ["cpsat:no-symetry=on"]),
+        lambda: bench.check({str(e2): family}, ["cpsat", "ga"], bad),
+        lambda: bench.check({str(e2): family}, ["cpsat:no-symetry=on"]),
     ]
     for k, path in enumerate(paths):
         with pytest.raises(InputError, match=re.escape(MISSPELT)) as exc:

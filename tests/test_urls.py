@@ -142,3 +142,14 @@ def test_a_bench_run_reads_its_instance_once(counted_url):
     row = run_one(url, "cpsat", 0, asdict(Budget(time_limit=30)))
     assert row["solved"] and row["family"] == "edgematch" and row["cells"] == 16
     assert requests == ["/e2_4x4.txt"]
+
+
+def test_a_bench_sweep_reads_each_instance_once(counted_url):
+    from tilesolve.hybrid.bench import Budget, sweep
+
+    url, requests = counted_url
+    rows = sweep([url], ["cpsat", "sat"], 2, Budget(time_limit=30), jobs=2, progress=False)
+    assert [(r["backend"], r["seed"]) for r in rows] == [
+        ("cpsat", 0), ("cpsat", 1), ("sat", 0), ("sat", 1)]
+    assert all(r["solved"] and r["cells"] == 16 for r in rows)
+    assert requests == ["/e2_4x4.txt"]  # the check before the sweep and its four runs

@@ -6,6 +6,7 @@ import json
 import sys
 import threading
 import time
+from dataclasses import replace
 from enum import Enum
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from rich.table import Table
 
 from .core.errors import InputError
 from .core.family import get_family, load_instance
-from .core.result import SolveOptions
+from .core.result import SolveOptions, SolveResult, Status
 
 app = typer.Typer(
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
@@ -199,7 +200,7 @@ def solve(
         family, inst, opts = read(instance, opts, fmt)
         result = solve_instance(family, inst, str(instance), backend.value if backend else None,
                                 opts, fmt)
-    ANSWERING.acquire()  # from here the answer is ours to give, not the watchdog's
+    _claim()  # from here the answer is ours to give, not the watchdog's
     if out_file or render:
         _write_outputs(result, family, inst, out_file, render, write_best)
     if as_json:
@@ -219,25 +220,68 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
     ended with a timeout by a watchdog (core.limits.watchdog); the rest is for ending the
     process (lanes killed, CBC and its files removed by their watchers): half of the 1 s of
     `-t 5` was not enough at 1-2% of a core (6.1-6.2 s in 2 of 26 runs)."""
-    from .core.limits import allowance, watchdog
-    from .core.result import SolveResult, Status
+    from .core.limits import allowance, last_answer, last_resort, watchdog
 
     limit = opts.time_limit
     start = opts.clock_from
+    last = start + limit + allowance(limit) * 3 / 4
+    best: list[SolveResult] = []  # the best verified board the run has found so far
+
+    def keep(res: SolveResult) -> None:
+        if not best or res.objective > best[0].objective:
+            best[:] = [res]
+            last_answer(*_plain_answer(watchdog_answer(instance, backend, opts.seed,
+                                                       last - start, res), as_json))
+
+    opts.on_verified = keep
 
     def expire() -> None:
-        if not ANSWERING.acquire(blocking=False):
+        if not _claim(blocking=False):
             return  # the solve is printing its answer
-        res = SolveResult(str(instance), _family_named(instance), backend or "cpsat",
-                          Status.TIMEOUT, False, time.monotonic() - start, seed=opts.seed,
-                          stats={"stopped": "the time limit ran out before the solver stopped"})
+        res = watchdog_answer(instance, backend, opts.seed, time.monotonic() - start,
+                              best[0] if best else None)
         if as_json:
             print(json.dumps(res.to_json()))
         else:
             _print_result(res)
-        _leave(Status.TIMEOUT.exit_code)
+        _leave(res.status.exit_code)
 
     watchdog(start + limit + allowance(limit) / 4, expire)
+    # past the watchdog, for when a native call keeps Python's lock and no thread can run
+    last_resort(last, *_plain_answer(watchdog_answer(instance, backend, opts.seed,
+                                                     last - start, None), as_json))
+
+
+def _plain_answer(res: SolveResult, as_json: bool) -> tuple[bytes, int]:
+    """The answer as the last resort writes it (no Python runs then): the JSON object, or
+    the headline and the board; with its exit code."""
+    text = json.dumps(res.to_json()) if as_json else "\n".join(
+        filter(None, (res.headline(), (res.text or "").rstrip("\n"))))
+    return (text + "\n").encode(), res.status.exit_code
+
+
+def _claim(blocking: bool = True) -> bool:
+    """Take the right to print the answer (the solve, the watchdog or a failure; never two),
+    or False when not `blocking` and another has it. Once the last resort has printed its
+    answer, the process is ending: wait for it."""
+    from .core.limits import claim
+
+    if not ANSWERING.acquire(blocking=blocking):
+        return False
+    if not claim():
+        threading.Event().wait()
+    return True
+
+
+def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: float,
+                    best: SolveResult | None):
+    """The watchdog's answer: the best verified board the run found, as a run stopped at the
+    limit answers with it (feasible, verified), else a timeout."""
+    stopped = {"stopped": "the time limit ran out before the solver stopped"}
+    if best is not None:
+        return replace(best, seconds=seconds, stats={**best.stats, **stopped})
+    return SolveResult(str(instance), _family_named(instance), backend or "cpsat",
+                       Status.TIMEOUT, False, seconds, seed=seed, stats=stopped)
 
 
 def _family_named(instance: Path) -> str:
@@ -517,7 +561,7 @@ def _json_requested(argv: list[str]) -> bool:
 
 def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError | None = None):
     """One line on stderr; with --json also the one JSON object on stdout, then exit."""
-    ANSWERING.acquire()
+    _claim()
     prefix = {"bad-input": "error: ", "error": "internal error: "}.get(status, "")
     err.print(prefix + message, highlight=False, markup=False)
     if as_json:
@@ -563,10 +607,13 @@ def _leave(code: int) -> None:
     import atexit
     import os
 
+    from .core.limits import answered
+
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):  # a closed pipe: nothing more can be said
             pass
+    answered(code)  # the answer is out: the last resort may end the clean-up at its time
     atexit._run_exitfuncs()
     os._exit(code)

@@ -60,6 +60,7 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
     """The compiled model a family's backend runs (the family's `build`), for an export kind;
     `params` are the backend's model options (--radius, --model ...)."""
     from ..core.result import SolveOptions
+    from ..core.solve import backend_params
 
     if kind not in KINDS:
         raise InputError(f"unknown export kind {kind!r}; expected one of {', '.join(KINDS)}")
@@ -67,7 +68,9 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
     mod = family.backend_module(SOURCE[kind])
     if not hasattr(mod, "build"):
         raise InputError(f"the {family.name} family cannot export its {SOURCE[kind]} model")
-    return mod.build(inst, SolveOptions(objective=objective, params=dict(params or {})))
+    # validated as a solve validates them: a misspelt option is refused, not ignored
+    checked = backend_params(family, SOURCE[kind], dict(params or {}))
+    return mod.build(inst, SolveOptions(objective=objective, params=checked))
 
 
 def notes_of(compiled) -> list[str]:

@@ -74,6 +74,9 @@ class SolveOptions:
     # command line's default); False by default, so library calls and benchmarks stay silent
     progress: bool | None = False
     on_report: Callable[[dict], None] | None = None  # listener of report() (core.progress)
+    # with an objective: told of each verified improvement of the best board, as the result a
+    # run that stopped then would give (the command line's watchdog answers with the last one)
+    on_verified: Callable[[SolveResult], None] | None = None
     # the time.monotonic() a solve's clock starts from, when not the solve's own start: the
     # command line gives its process's start, so Python's start-up counts against -t
     clock_from: float | None = field(default=None, repr=False, compare=False)

@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 
 from .family import Family
-from .result import Outcome, SolveOptions, SolveResult
+from .result import Outcome, SolveOptions, SolveResult, Status
 from .verdict import finish, proven_infeasible
 
 
@@ -96,7 +96,7 @@ def solve_backend(family: Family, instance, path: str, backend: str,
     proof = precheck(family, instance, path, backend, opts)
     if proof is not None:
         return proof
-    progress = _watch(family, instance, backend, opts)
+    progress = _watch(family, instance, path, backend, opts)
     try:
         outcome = run_validated(family, instance, backend, opts)
         opts.report(status=outcome.status.value)
@@ -117,30 +117,40 @@ def precheck(family: Family, instance, path: str, backend: str,
     return proven_infeasible(family, path, backend, opts, reason, time.perf_counter() - t0)
 
 
-def _watch(family: Family, instance, backend: str, opts: SolveOptions):
-    """Show the backend's reports live, and show (and stream) every verified improvement."""
+def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions):
+    """Show the backend's reports live, and show (and stream) every verified improvement;
+    tell `opts.on_verified` of each (the Progress, or None when nothing is shown)."""
     from .progress import Progress, display
 
     show = display(opts)
-    if not (opts.progress_jsonl or show):
-        return None
-    progress = Progress(opts.progress_jsonl, show, scored=bool(opts.objective))
-    listener = opts.on_report
+    progress = Progress(opts.progress_jsonl, show, scored=bool(opts.objective)) \
+        if opts.progress_jsonl or show else None
+    if progress is not None:
+        listener = opts.on_report
 
-    def update(fields: dict) -> None:
-        progress.update(backend, fields)
-        if listener is not None:  # a caller's own listener hears them too
-            listener(fields)
+        def update(fields: dict) -> None:
+            progress.update(backend, fields)
+            if listener is not None:  # a caller's own listener hears them too
+                listener(fields)
 
-    opts.on_report = update
-    if not opts.objective or opts.on_solution is not None:
+        opts.on_report = update
+    told = opts.on_verified
+    if not opts.objective or opts.on_solution is not None or (progress is None and told is None):
         return progress
+    t0 = time.perf_counter()
+    scores: list[float] = []  # the best verified score so far
 
     def note(solution, fitness, source=None) -> None:
-        rep = family.verify(instance, solution, opts.objective)
-        if rep.ok:
-            progress.max_score = rep.max_score
-            progress.note(rep.score, source or backend, backend)
+        res = finish(family, instance, path, backend, Outcome(Status.TIMEOUT, solution), opts,
+                     time.perf_counter() - t0)
+        if not res.verified or (scores and res.objective <= scores[0]):
+            return
+        scores[:] = [res.objective]
+        if progress is not None:
+            progress.max_score = res.objective_max
+            progress.note(res.objective, source or backend, backend)
+        if told is not None:
+            told(res)
 
     note.takes_source = True  # type: ignore[attr-defined]
     opts.on_solution = note

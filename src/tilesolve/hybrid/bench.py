@@ -22,13 +22,13 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core.errors import InputError
-from ..core.family import BACKEND_MODULES, load_instance
+from ..core.family import BACKEND_MODULES, get_family, load_instance
 from ..core.options import Option, Options
 
 COLUMNS = (
@@ -115,9 +115,26 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
+class Loaded(NamedTuple):
+    """An instance a sweep read once for all its runs, and the seconds the reading took."""
+
+    family: str
+    instance: Any
+    seconds: float
+
+
+def load_timed(path: str) -> Loaded:
+    t0 = time.perf_counter()
+    family, inst = load_instance(path)
+    return Loaded(family.name, inst, time.perf_counter() - t0)
+
+
+def run_one(instance: str, backend: str, seed: int, budget: dict,
+            loaded: Loaded | None = None) -> dict:
     """Solve one instance once; never raises (errors become rows with status `error`).
 
+    `loaded`: the instance as the sweep read it (the file is then not read again; the
+    reading's seconds count on this run's clock, as if it had read it itself).
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
     from ..core.result import SolveOptions
@@ -129,10 +146,15 @@ def run_one(instance: str, backend: str, seed: int, budget: dict) -> dict:
     t0, c0 = time.perf_counter(), cpu_seconds()
     try:
         name, own = parse_backend(backend)
+        opts = SolveOptions(time_limit=b.time_limit, seed=seed, threads=b.threads,
+                            objective=b.objective)
         # read once, on the run's clock: the limit covers reading, as on the command line
-        family, inst, opts = read(instance, SolveOptions(time_limit=b.time_limit, seed=seed,
-                                                         threads=b.threads,
-                                                         objective=b.objective))
+        if loaded is None:
+            family, inst, opts = read(instance, opts)
+        else:
+            family, inst = get_family(loaded.family), loaded.instance
+            opts.start_clock()
+            opts.started -= loaded.seconds
         row["family"] = family.name
         row["size"], row["cells"] = size_of(family, inst)
         shared = dict(b.params)
@@ -172,13 +194,13 @@ def tasks(instances: Iterable[str], backends: Iterable[str], seeds: int) -> list
     return [(str(i), b, s) for i in instances for b in backends for s in range(seeds)]
 
 
-def check(instances: list[str], backends: list[str],
+def check(families: dict[str, Any], backends: list[str],
           params: dict | None = None) -> list[tuple[str, str]]:
-    """Fail early on unreadable instances, unknown backends and options no backend takes (a
-    backend's own `ga:name=value` options must all be its own); list pairs a family lacks."""
+    """Fail early on unknown backends and options no backend takes (a backend's own
+    `ga:name=value` options must all be its own); list the (instance, backend) pairs a family
+    lacks. `families`: each instance's family, from the sweep's one reading."""
     missing, tables = [], []
-    for path in instances:
-        family, _ = load_instance(path)
+    for path, family in families.items():
         for spec in backends:
             name, own = parse_backend(spec)
             try:
@@ -244,40 +266,67 @@ def reap_adopted(known: set[int], patience: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
-                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
-                cwd: str | Path | None = None) -> dict:
-    """One `tilesolve solve INSTANCE --json` in a child process, as a user runs it (`spec`
-    as in `parse_backend`, its options as `--name value`; `extra`: more arguments).
-
-    Returns the wall seconds from start to exit, the child's CPU seconds (user + system,
-    Python's start-up, the processes it waited for, such as CBC, and the lanes it left
-    stopping included), the result
-    it printed (None when it printed none), its exit code and stderr."""
-    import resource
-    import subprocess
-
+def solve_command(instance: str | Path, spec: str, seed: int = 0,
+                  time_limit: float | None = None, threads: int = 1,
+                  extra: Sequence[str] = ()) -> list[str]:
+    """`tilesolve solve INSTANCE --json` as a user types it (`spec` as in `parse_backend`, its
+    options as `--name value`; `extra`: more arguments)."""
     name, options = command_options(spec)
     cmd = [sys.executable, "-m", "tilesolve", "solve", str(instance), "--backend", name,
            "--json", "--seed", str(seed), "--threads", str(threads), *options]
     if time_limit is not None:
         cmd += ["--time-limit", str(time_limit)]
-    cmd += list(extra)
+    return cmd + list(extra)
+
+
+def run_together(commands: Sequence[Sequence[str]], timeout: float | None = None,
+                 cwd: str | Path | None = None) -> dict:
+    """Run the commands at once, each a child process, and wait for all of them.
+
+    Returns the wall seconds from the start to the last exit, the CPU seconds of them all
+    (user + system, Python's start-up, the processes they waited for, such as CBC, and the
+    lanes they left stopping included) and, per command, the result it printed (None when it
+    printed none), its exit code and its stderr."""
+    import resource
+    import subprocess
+
     adopt_orphans()
     known = children()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    procs = [subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=cwd) for cmd in commands]
+    try:  # every pipe read as it fills: a child blocked on a full pipe would be timed too
+        with ThreadPoolExecutor(max_workers=len(procs)) as readers:
+            outputs = list(readers.map(lambda proc: proc.communicate(timeout=timeout), procs))
+    finally:  # a timeout (or an interrupt) leaves no command running
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
     wall = time.perf_counter() - t0
     reap_adopted(known)  # the lanes a portfolio left stopping: their CPU is the run's
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    try:
-        result = json.loads(proc.stdout)
-    except json.JSONDecodeError:
-        result = None
-    return {"wall": wall, "cpu": cpu, "result": result, "exit": proc.returncode,
-            "stderr": proc.stderr}
+    runs = []
+    for proc, (stdout, stderr) in zip(procs, outputs, strict=True):
+        try:
+            result = json.loads(stdout)
+        except json.JSONDecodeError:
+            result = None
+        runs.append({"result": result, "exit": proc.returncode, "stderr": stderr})
+    return {"wall": wall, "cpu": cpu, "runs": runs}
+
+
+def run_command(instance: str | Path, spec: str, seed: int = 0, time_limit: float | None = None,
+                threads: int = 1, extra: Sequence[str] = (), timeout: float | None = None,
+                cwd: str | Path | None = None) -> dict:
+    """One `solve_command` in a child process, as a user runs it: `run_together` of one,
+    its wall and CPU seconds with the result it printed, its exit code and stderr."""
+    done = run_together([solve_command(instance, spec, seed, time_limit, threads, extra)],
+                        timeout, cwd)
+    (run,) = done["runs"]
+    return {"wall": done["wall"], "cpu": done["cpu"], **run}
 
 
 def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
@@ -287,13 +336,14 @@ def run_each(work: Iterable[tuple], budget: Budget) -> Iterator[dict]:
         yield run_one(str(instance), backend, seed, asdict(budget))
 
 
-def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict], None]):
+def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict], None],
+              loaded: dict[str, Loaded]):
     import multiprocessing as mp
 
     rows = []
     ctx = mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
-        futs = [pool.submit(run_one, i, b, s, asdict(budget)) for i, b, s in work]
+        futs = [pool.submit(run_one, i, b, s, asdict(budget), loaded[i]) for i, b, s in work]
         try:
             for fut in as_completed(futs):
                 rows.append(fut.result())
@@ -304,7 +354,8 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
     return rows
 
 
-def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None]):
+def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None],
+             loaded: dict[str, Loaded]):
     from .cluster import client
 
     rows = []
@@ -317,6 +368,7 @@ def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[di
             [w[1] for w in work],
             [w[2] for w in work],
             [asdict(budget)] * len(work),
+            [loaded[w[0]] for w in work],
             pure=False,
         )
         for fut in dask_completed(futs):
@@ -341,7 +393,11 @@ def sweep(
         raise InputError(f"--time-limit must be positive, got {budget.time_limit}")
     if budget.max_evaluations is not None and budget.max_evaluations <= 0:
         raise InputError(f"--max-evaluations must be positive, got {budget.max_evaluations}")
-    skip = set(check(instances, backends, budget.params))
+    # each instance read once, here: a bad file is refused before the sweep starts, and the
+    # runs take it as read (a URL is fetched once for the whole sweep)
+    loaded = {str(path): load_timed(str(path)) for path in instances}
+    skip = set(check({p: get_family(x.family) for p, x in loaded.items()}, backends,
+                     budget.params))
     work = [t for t in tasks(instances, backends, seeds) if (t[0], t[1]) not in skip]
     if not work:
         raise InputError("nothing to run: no instance has any of the requested backends")
@@ -360,9 +416,9 @@ def sweep(
                        f"{row['backend']} {row['status']}")
 
         if scheduler:
-            rows = run_dask(work, budget, scheduler, tick)
+            rows = run_dask(work, budget, scheduler, tick, loaded)
         else:
-            rows = run_local(work, budget, jobs, tick)
+            rows = run_local(work, budget, jobs, tick, loaded)
     order = {t: k for k, t in enumerate(work)}
     rows.sort(key=lambda r: order[(r["instance"], r["backend"], r["seed"])])
     return rows

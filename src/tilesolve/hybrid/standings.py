@@ -65,6 +65,8 @@ class Standings:
             self.best = (name, res)
             if res.verified and self.opts.objective:
                 self._progress(name, res, outcome.solution, source)
+                if self.opts.on_verified is not None:
+                    self.opts.on_verified(res)
 
     def _progress(self, lane: str, res: SolveResult, solution: Solution,
                   source: str | None) -> None:
