@@ -71,15 +71,27 @@ static inline int adjacent(const Tables *t, long long a, long long b)
     return -1;
 }
 
+/* 1 when the join of a with its neighbour across `side` matches (side -1: no join) */
+static inline int joined(const Tables *t, long long a, long long b, int side)
+{
+    if (side < 0)
+        return 0;
+    int32_t x = shown(t, a, side);
+    return x != 0 && x == shown(t, b, (side + 2) & 3);
+}
+
 /* joins touching a or b, each counted once */
 static inline int pair_score(const Tables *t, long long a, long long b, int side)
 {
-    int k = cell_score(t, a) + cell_score(t, b);
-    if (side >= 0) {
-        int32_t x = shown(t, a, side);
-        k -= x != 0 && x == shown(t, b, (side + 2) & 3);
-    }
-    return k;
+    return cell_score(t, a) + cell_score(t, b) - joined(t, a, b, side);
+}
+
+/* joins touching a, b or c, each counted once */
+static inline int trio_score(const Tables *t, long long a, long long b, long long c)
+{
+    return cell_score(t, a) + cell_score(t, b) + cell_score(t, c) -
+           joined(t, a, b, adjacent(t, a, b)) - joined(t, b, c, adjacent(t, b, c)) -
+           joined(t, a, c, adjacent(t, a, c));
 }
 
 /* turn the piece at c to its best allowed rotation (ties at random); returns its score */
@@ -125,7 +137,33 @@ static void best_pair_turns(const Tables *t, long long a, long long b, int side,
     t->rts[a] = pa, t->rts[b] = pb;
 }
 
-static long long run(Tables *t, long long moves, double temp, double focus)
+static inline int taken(uint64_t *rng, int delta, const uint64_t *accept)
+{
+    return delta >= 0 || (delta >= -8 && (next(rng) >> 32) < accept[-delta]);
+}
+
+/* moves a piece of a to b, b's to c and c's to a, each turned to its best rotation in turn;
+ * kept by the Metropolis rule, else undone; returns the change in matched joins (0 undone) */
+static int cycle3(const Tables *t, long long a, long long b, long long c, uint64_t *rng,
+                  const uint64_t *accept, int *kept)
+{
+    int32_t pa = t->pcs[a], pb = t->pcs[b], pc = t->pcs[c];
+    int32_t ra = t->rts[a], rb = t->rts[b], rc = t->rts[c];
+    int before = trio_score(t, a, b, c);
+    t->pcs[b] = pa, t->pcs[c] = pb, t->pcs[a] = pc;
+    best_turn(t, a, rng, -1);
+    best_turn(t, b, rng, -1);
+    best_turn(t, c, rng, -1);
+    int delta = trio_score(t, a, b, c) - before;
+    *kept = taken(rng, delta, accept);
+    if (*kept)
+        return delta;
+    t->pcs[a] = pa, t->pcs[b] = pb, t->pcs[c] = pc;
+    t->rts[a] = ra, t->rts[b] = rb, t->rts[c] = rc;
+    return 0;
+}
+
+static long long run(Tables *t, long long moves, double temp, double focus, double triples)
 {
     uint64_t rng = (uint64_t)t->state[0] | 1;
     long long score = t->state[1], best = t->state[2], accepted = 0;
@@ -134,6 +172,7 @@ static long long run(Tables *t, long long moves, double temp, double focus)
     for (int d = 1; d <= 8; d++)
         accept[d] = temp > 0 ? (uint64_t)(exp(-d / temp) * 4294967296.0) : 0;
     uint64_t refocus = (uint64_t)(focus * 4294967296.0);
+    uint64_t tri = (uint64_t)(triples * 4294967296.0);
     /* the movable cells of each class */
     int32_t byclass[3][MAXCELLS];
     long long count[3] = {0, 0, 0};
@@ -149,11 +188,22 @@ static long long run(Tables *t, long long moves, double temp, double focus)
         int kl = t->klass[a];
         int32_t oa = t->rts[a], pa = t->pcs[a];
         int turn = kl == 2 && (count[kl] < 2 || below(&rng, 8) == 0);
-        if (turn) {
+        if (!turn && count[kl] >= 3 && tri && (next(&rng) >> 32) < tri) {
+            long long b = a, c = a;
+            while (b == a)
+                b = byclass[kl][below(&rng, (uint32_t)count[kl])];
+            while (c == a || c == b)
+                c = byclass[kl][below(&rng, (uint32_t)count[kl])];
+            int kept;
+            int delta = cycle3(t, a, b, c, &rng, accept, &kept);
+            if (!kept)
+                continue;
+            score += delta, accepted++;
+        } else if (turn) {
             int before = cell_score(t, a);
             int after = best_turn(t, a, &rng, oa);
             int delta = after - before;
-            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+            if (taken(&rng, delta, accept)) {
                 score += delta, accepted++;
             } else {
                 t->rts[a] = oa;
@@ -176,7 +226,7 @@ static long long run(Tables *t, long long moves, double temp, double focus)
                 best_turn(t, b, &rng, -1);
             }
             int delta = pair_score(t, a, b, side) - before;
-            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+            if (taken(&rng, delta, accept)) {
                 score += delta, accepted++;
             } else {
                 t->pcs[a] = pa, t->rts[a] = oa, t->pcs[b] = pb, t->rts[b] = ob;
@@ -197,8 +247,9 @@ static PyObject *py_run(PyObject *self, PyObject *args)
 {
     PyObject *tuple;
     long long moves;
-    double temp, focus;
-    if (!PyArg_ParseTuple(args, "O!Ldd", &PyTuple_Type, &tuple, &moves, &temp, &focus))
+    double temp, focus, triples = 0.0;
+    if (!PyArg_ParseTuple(args, "O!Ldd|d", &PyTuple_Type, &tuple, &moves, &temp, &focus,
+                          &triples))
         return NULL;
     if (PyTuple_GET_SIZE(tuple) != NARRAYS) {
         PyErr_Format(PyExc_ValueError, "expected %d arrays", NARRAYS);
@@ -229,7 +280,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
     }
     long long accepted;
     Py_BEGIN_ALLOW_THREADS
-    accepted = run(&t, moves, temp, focus);
+    accepted = run(&t, moves, temp, focus, triples);
     Py_END_ALLOW_THREADS
     release_buffers(v, NARRAYS);
     return Py_BuildValue("LLL", (long long)t.state[1], (long long)t.state[2], accepted);
