@@ -35,6 +35,8 @@ def main() -> None:
     ap.add_argument("--focus", type=float, default=0.5)
     ap.add_argument("--assign-every", type=int, default=0, help="chunks between assignments")
     ap.add_argument("--triples", type=float, default=0.0, help="share of swaps made 3-cycles")
+    ap.add_argument("--blocks", type=float, default=0.0,
+                    help="share of inner moves that turn a 2x2 block")
     ap.add_argument("--replicas", type=int, default=1,
                     help="> 1: parallel tempering, chains from --t-hot up to --t-max")
     ap.add_argument("--t-max", type=float, default=anneal.T_MAX)
@@ -69,12 +71,13 @@ def main() -> None:
         best, s = anneal.temper(board, start, a.seed, seconds=1e9, on_improve=seen, stop=stop,
                                 temps=anneal.ladder(a.t_hot, a.t_max, a.replicas),
                                 sweep=a.sweep, cycle=a.cycle, focus=a.focus, stats=st,
-                                triples=a.triples)
+                                triples=a.triples, blocks=a.blocks)
         extra = {"moves": st.moves, "exchanges": st.exchanges, "rounds": st.rounds}
     else:
         best, s = anneal.anneal(board, start, a.seed, seconds=1e9, on_improve=seen, stop=stop,
                                 t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus,
-                                assign_every=a.assign_every, triples=a.triples)
+                                assign_every=a.assign_every, triples=a.triples,
+                                blocks=a.blocks)
     assert score(inst, best) == s
     fixed_ok = all(best[c] == v for c, v in inst.fixed.items())
     cpu = time.process_time() - cpu_start

@@ -167,7 +167,7 @@ def test_three_cycles_count_their_change_exactly_and_keep_a_permutation(engine):
     assert verify(inst, a.best(), "matches").score == a.best_score
 
 
-def test_a_three_cycle_on_a_hand_checked_board():
+def test_one_three_cycle_on_a_3x3_moves_three_pieces_of_one_class():
     """One move taken with every swap made a 3-cycle: on a 3x3 it is either a turn of the
     centre (the only inner cell) or three corners or three borders moved, and in both engines
     the counted score is the recount."""
@@ -262,3 +262,33 @@ def test_lns_restarts_from_a_better_board_another_lane_sent():
         results[sent] = (out.objective, out.stats["received"])
     assert results[False][0] < joins and results[False][1] == 0
     assert results[True] == (joins, 1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_block_turn_moves_four_inner_pieces_round_keeping_their_joins(engine):
+    """From the planted perfect 6x6 (every join matched) with its frame fixed, every move a
+    2x2 block turn: the first move taken changes exactly the four cells of one 2x2 block of
+    inner cells, each piece one cell round and turned a quarter with it, so the block's four
+    inner joins still match; only its eight outer joins may break, and the counted score is
+    the recount."""
+    inst, planted = generate(6, 6, seed=8)
+    board = lns.Board(inst, {k: v for k, v in planted.items() if not all(0 < x < 5 for x in k)})
+    joins = len(board.joins)
+    a = anneal.Annealer(board, planted, 2, engine_name(engine))
+    assert a.score == joins
+    # T = 100 takes a loss of d joins with probability exp(-d / 100) > 0.9
+    assert any(a.run(1, 100.0, focus=0.0, blocks=1.0) for _ in range(200))
+    cur = a.current()
+    moved = sorted(c for c in cur if cur[c] != planted[c])
+    (r, c) = moved[0]
+    assert moved == [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    assert all(0 < x < 5 for cell in moved for x in cell)  # inner cells only
+    ring = [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)]  # clockwise
+    steps = set()
+    for k in ring:
+        src = next(j for j in ring if planted[j][0] == cur[k][0])
+        step = (ring.index(k) - ring.index(src)) % 4  # 1: clockwise, 3: anticlockwise
+        assert (cur[k][1] - planted[src][1]) % 4 == step  # turned with the block
+        steps.add(step)
+    assert steps in ({1}, {3})
+    assert joins - 8 <= a.score == board.score(*board.arrays(cur)) <= joins

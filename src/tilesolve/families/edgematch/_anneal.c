@@ -163,7 +163,64 @@ static int cycle3(const Tables *t, long long a, long long b, long long c, uint64
     return 0;
 }
 
-static long long run(Tables *t, long long moves, double temp, double focus, double triples)
+/* the top-left cell of the 2x2 block that holds a at its corner (dx, dy of 0 or 1 step west and
+ * north), or -1 when a cell of that block is off the board, fixed or not inner */
+static long long block_at(const Tables *t, const uint8_t *inner, long long a, int west, int north)
+{
+    long long c = a;
+    if (west && c >= 0)
+        c = t->nb[c * 4 + 3];
+    if (north && c >= 0)
+        c = t->nb[c * 4 + 0];
+    if (c < 0 || !inner[c])
+        return -1;
+    long long b = t->nb[c * 4 + 1], e = t->nb[c * 4 + 2];
+    if (b < 0 || e < 0 || !inner[b] || !inner[e])
+        return -1;
+    long long d = t->nb[b * 4 + 2];
+    return d >= 0 && inner[d] ? c : -1;
+}
+
+/* turns the 2x2 block at top-left c a quarter clockwise (cw) or anticlockwise: each piece moves
+ * one cell round and turns with it, so the block's four inner joins stay as they were and only
+ * its eight outer ones change; kept by the Metropolis rule, else undone. Returns the change. */
+static int turn_block(const Tables *t, long long c, int cw, uint64_t *rng, const uint64_t *accept,
+                      int *kept)
+{
+    long long q[4] = {c, t->nb[c * 4 + 1], 0, t->nb[c * 4 + 2]}; /* clockwise order */
+    q[2] = t->nb[q[1] * 4 + 2];
+    int32_t p[4], r[4];
+    for (int k = 0; k < 4; k++)
+        p[k] = t->pcs[q[k]], r[k] = t->rts[q[k]];
+    int before = 0, after = 0;
+    for (int k = 0; k < 4; k++)
+        before += cell_score(t, q[k]) - joined(t, q[k], q[(k + 1) & 3],
+                                               adjacent(t, q[k], q[(k + 1) & 3]));
+    for (int k = 0; k < 4; k++) {
+        int to = cw ? (k + 1) & 3 : (k + 3) & 3;
+        t->pcs[q[to]] = p[k];
+        t->rts[q[to]] = (r[k] + (cw ? 1 : 3)) & 3;
+    }
+    int allowed = 1;
+    for (int k = 0; k < 4; k++)
+        allowed &= t->amask[q[k] * t->npieces + t->pcs[q[k]]] >> t->rts[q[k]] & 1;
+    if (allowed) {
+        for (int k = 0; k < 4; k++)
+            after += cell_score(t, q[k]) - joined(t, q[k], q[(k + 1) & 3],
+                                                  adjacent(t, q[k], q[(k + 1) & 3]));
+        *kept = taken(rng, after - before, accept);
+    } else {
+        *kept = 0;
+    }
+    if (*kept)
+        return after - before;
+    for (int k = 0; k < 4; k++)
+        t->pcs[q[k]] = p[k], t->rts[q[k]] = r[k];
+    return 0;
+}
+
+static long long run(Tables *t, long long moves, double temp, double focus, double triples,
+                     double blocks)
 {
     uint64_t rng = (uint64_t)t->state[0] | 1;
     long long score = t->state[1], best = t->state[2], accepted = 0;
@@ -173,6 +230,11 @@ static long long run(Tables *t, long long moves, double temp, double focus, doub
         accept[d] = temp > 0 ? (uint64_t)(exp(-d / temp) * 4294967296.0) : 0;
     uint64_t refocus = (uint64_t)(focus * 4294967296.0);
     uint64_t tri = (uint64_t)(triples * 4294967296.0);
+    uint64_t blk = (uint64_t)(blocks * 4294967296.0);
+    /* the movable inner cells, for the 2x2 blocks */
+    uint8_t inner[MAXCELLS] = {0};
+    for (long long i = 0; i < t->nmov; i++)
+        inner[t->movable[i]] = t->klass[t->movable[i]] == 2;
     /* the movable cells of each class */
     int32_t byclass[3][MAXCELLS];
     long long count[3] = {0, 0, 0};
@@ -188,7 +250,17 @@ static long long run(Tables *t, long long moves, double temp, double focus, doub
         int kl = t->klass[a];
         int32_t oa = t->rts[a], pa = t->pcs[a];
         int turn = kl == 2 && (count[kl] < 2 || below(&rng, 8) == 0);
-        if (!turn && count[kl] >= 3 && tri && (next(&rng) >> 32) < tri) {
+        if (kl == 2 && blk && (next(&rng) >> 32) < blk) {
+            uint32_t way = below(&rng, 8);
+            long long c = block_at(t, inner, a, way & 1, way >> 1 & 1);
+            if (c < 0)
+                continue;
+            int kept;
+            int delta = turn_block(t, c, way >> 2 & 1, &rng, accept, &kept);
+            if (!kept)
+                continue;
+            score += delta, accepted++;
+        } else if (!turn && count[kl] >= 3 && tri && (next(&rng) >> 32) < tri) {
             long long b = a, c = a;
             while (b == a)
                 b = byclass[kl][below(&rng, (uint32_t)count[kl])];
@@ -247,9 +319,9 @@ static PyObject *py_run(PyObject *self, PyObject *args)
 {
     PyObject *tuple;
     long long moves;
-    double temp, focus, triples = 0.0;
-    if (!PyArg_ParseTuple(args, "O!Ldd|d", &PyTuple_Type, &tuple, &moves, &temp, &focus,
-                          &triples))
+    double temp, focus, triples = 0.0, blocks = 0.0;
+    if (!PyArg_ParseTuple(args, "O!Ldd|dd", &PyTuple_Type, &tuple, &moves, &temp, &focus,
+                          &triples, &blocks))
         return NULL;
     if (PyTuple_GET_SIZE(tuple) != NARRAYS) {
         PyErr_Format(PyExc_ValueError, "expected %d arrays", NARRAYS);
@@ -280,7 +352,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
     }
     long long accepted;
     Py_BEGIN_ALLOW_THREADS
-    accepted = run(&t, moves, temp, focus, triples);
+    accepted = run(&t, moves, temp, focus, triples, blocks);
     Py_END_ALLOW_THREADS
     release_buffers(v, NARRAYS);
     return Py_BuildValue("LLL", (long long)t.state[1], (long long)t.state[2], accepted);

@@ -42,6 +42,7 @@ T_LOW, T_MAX = 0.14, 0.30
 SWEEP = 20_000
 REPLICAS = 1
 TRIPLES = 0.0
+BLOCKS = 0.0
 
 
 class CpuBudget:
@@ -99,14 +100,15 @@ class Annealer:
             self.arrays[9][2] = self.arrays[9][1]
 
     def run(self, moves: int, temperature: float, focus: float = 0.5,
-            triples: float = 0.0) -> int:
+            triples: float = 0.0, blocks: float = 0.0) -> int:
         """`moves` moves at one temperature; returns how many were taken. `triples`: the
-        share of swaps made 3-cycles instead (three cells of one class)."""
+        share of swaps made 3-cycles instead (three cells of one class); `blocks`: the share
+        of moves from an inner cell that turn a 2x2 block of inner cells holding it."""
         if len(self.arrays[3]) == 0:
             return 0
         if self.compiled:
-            return _anneal.run(self.arrays, moves, temperature, focus, triples)[2]
-        return py_run(self.arrays, moves, temperature, focus, triples)
+            return _anneal.run(self.arrays, moves, temperature, focus, triples, blocks)[2]
+        return py_run(self.arrays, moves, temperature, focus, triples, blocks)
 
     def replica(self, seed: int) -> Annealer:
         """A second chain on the same board from this one's current board: the tables are
@@ -126,7 +128,7 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
            on_improve: Callable[[Solution, int], None] | None = None,
            t_hot: float = T_HOT, t_cold: float = T_COLD, cycle: float = CYCLE,
            focus: float = 0.5, engine: str = "auto",
-           assign_every: int = 0, triples: float = 0.0,
+           assign_every: int = 0, triples: float = 0.0, blocks: float = 0.0,
            incoming: Incoming | None = None) -> tuple[Solution, int]:
     """Cycles of cooling from t_hot to t_cold (`cycle` CPU s each), each from the best board;
     returns the best board met and its score (never worse than `sol`). on_improve sees each
@@ -146,7 +148,7 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
     while a.best_score < target and time.monotonic() < end and not stop():
         frac = min(1.0, (time.process_time() - cycle_start) / cycle)
         temp = t_hot * (t_cold / t_hot) ** frac
-        a.run(chunk, temp, focus, triples)
+        a.run(chunk, temp, focus, triples, blocks)
         chunks += 1
         if assign_every and chunks % assign_every == 0:
             a.restart(reassigned(board, a.current(), rng))
@@ -204,7 +206,8 @@ def temper(board: Board, sol: Solution, seed: int, *, seconds: float,
            on_improve: Callable[[Solution, int], None] | None = None,
            temps: list[float], sweep: int = SWEEP, cycle: float = CYCLE,
            focus: float = 0.5, engine: str = "auto", triples: float = 0.0,
-           stats: TemperStats | None = None, chains: list[Annealer] | None = None,
+           blocks: float = 0.0, stats: TemperStats | None = None,
+           chains: list[Annealer] | None = None,
            incoming: Incoming | None = None) -> tuple[Solution, int]:
     """Parallel tempering: one chain per temperature of `temps` (all from `sol`), each
     making `sweep` moves in turn, then neighbours exchange boards by the Metropolis rule
@@ -227,7 +230,7 @@ def temper(board: Board, sol: Solution, seed: int, *, seconds: float,
     sweep = sweep if first.compiled else max(1, sweep // 100)
     while reported < target and time.monotonic() < end and not stop():
         for i, t in enumerate(temps):
-            chains[slots[i]].run(sweep, t, focus, triples)
+            chains[slots[i]].run(sweep, t, focus, triples, blocks)
         stats.moves += sweep * len(temps)
         stats.exchanges += exchange([c.score for c in chains], temps, slots, rng,
                                     stats.rounds % 2)
@@ -249,7 +252,8 @@ def temper(board: Board, sol: Solution, seed: int, *, seconds: float,
 class Schedule:
     """How a run anneals: one chain cooling from t_hot to t_cold in each cycle (replicas 1),
     or parallel tempering over `replicas` chains from t_hot (the coldest) up to t_max;
-    `triples` of the swaps are 3-cycles."""
+    `triples` of the swaps are 3-cycles, `blocks` of the moves from inner cells turn a 2x2
+    block."""
 
     t_hot: float = T_HOT
     t_cold: float = T_COLD
@@ -257,6 +261,7 @@ class Schedule:
     replicas: int = REPLICAS
     t_max: float = T_MAX
     triples: float = TRIPLES
+    blocks: float = BLOCKS
     focus: float = 0.5
 
     def search(self, board: Board, sol: Solution, seed: int, *, seconds: float,
@@ -269,10 +274,11 @@ class Schedule:
             return temper(board, sol, seed, seconds=seconds, stop=stop, on_improve=on_improve,
                           temps=ladder(self.t_hot, self.t_max, self.replicas),
                           cycle=self.cycle, focus=self.focus, triples=self.triples,
-                          stats=stats, incoming=incoming)
+                          blocks=self.blocks, stats=stats, incoming=incoming)
         return anneal(board, sol, seed, seconds=seconds, stop=stop, on_improve=on_improve,
                       t_hot=self.t_hot, t_cold=self.t_cold, cycle=self.cycle,
-                      focus=self.focus, triples=self.triples, incoming=incoming)
+                      focus=self.focus, triples=self.triples, blocks=self.blocks,
+                      incoming=incoming)
 
 
 def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solution:
@@ -288,7 +294,8 @@ def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solutio
 
 
 # --- the fallback --------------------------------------------------------------------------
-def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0) -> int:
+def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0,
+           blocks: float = 0.0) -> int:
     """The loop of `_anneal.c` in Python, move for move the same kinds (not the same draws)."""
     col, nb, amask, movable, klass, pcs, rts, bpcs, brts, state = arrays
     npieces = int(state[3])
@@ -319,6 +326,25 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
 
     def pair_score(a: int, b: int, side: int) -> int:
         return cell_score(a) + cell_score(b) - joined(a, b, side)
+
+    inner = {int(c) for c in movable if klass[c] == 2}
+
+    def block_at(a: int, west: int, north: int) -> list[int] | None:
+        """The 2x2 block of movable inner cells with `a` at a corner, clockwise from its
+        top-left (see block_at in _anneal.c)."""
+        c = a
+        for side, step in ((3, west), (0, north)):
+            if step and c >= 0:
+                c = int(nb[c * 4 + side])
+        if c not in inner:
+            return None
+        b, e = int(nb[c * 4 + 1]), int(nb[c * 4 + 2])
+        d = int(nb[b * 4 + 2]) if b >= 0 else -1
+        return [c, b, d, e] if {b, d, e} <= inner else None
+
+    def quad_score(q: list[int]) -> int:
+        return sum(cell_score(x) for x in q) - sum(
+            joined(q[k], q[(k + 1) % 4], side_of(q[k], q[(k + 1) % 4])) for k in range(4))
 
     def trio_score(a: int, b: int, c: int) -> int:
         return cell_score(a) + cell_score(b) + cell_score(c) - joined(a, b, side_of(a, b)) \
@@ -357,7 +383,23 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
         kl = int(klass[a])
         pa, oa = int(pcs[a]), int(rts[a])
         turn = kl == 2 and (len(byclass[kl]) < 2 or rng.integers(8) == 0)
-        if not turn and len(byclass[kl]) >= 3 and triples and rng.random() < triples:
+        if kl == 2 and blocks and rng.random() < blocks:
+            way = int(rng.integers(8))
+            q = block_at(a, way & 1, way >> 1 & 1)
+            if q is None:
+                continue
+            old = [(x, int(pcs[x]), int(rts[x])) for x in q]
+            before = quad_score(q)
+            step = 1 if way >> 2 & 1 else 3  # a quarter clockwise, or anticlockwise
+            for k, (_, p, r) in enumerate(old):
+                pcs[q[(k + step) % 4]], rts[q[(k + step) % 4]] = p, (r + step) % 4
+            fits = all(int(amask[x * npieces + pcs[x]]) >> int(rts[x]) & 1 for x in q)
+            delta = quad_score(q) - before if fits else 0
+            if not fits or not take(delta):
+                for x, p, r in old:
+                    pcs[x], rts[x] = p, r
+                continue
+        elif not turn and len(byclass[kl]) >= 3 and triples and rng.random() < triples:
             b, c = (int(x) for x in rng.choice([x for x in byclass[kl] if x != a], 2,
                                                 replace=False))
             old = [(x, int(pcs[x]), int(rts[x])) for x in (a, b, c)]

@@ -430,6 +430,8 @@ OPTIONS = Options(
     Option("t_max", non_negative, None, "the hottest chain's temperature (T_MAX)"),
     Option("triples", fraction, None, "share of the annealing's swaps made 3-cycles of one "
            "class (TRIPLES)"),
+    Option("blocks", fraction, None, "share of the annealing's moves from an inner cell that "
+           "turn a 2x2 block of inner pieces a quarter, keeping its four inner joins (BLOCKS)"),
     Option("renew", seconds, None, "CPU s without a gain before the annealing takes a new "
            "break-search start board (90)"),
     Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
@@ -443,7 +445,7 @@ OPTIONS = Options(
     Option("inbox", as_is, help="the portfolio's boards from the other lanes (hybrid.lanes)",
            internal=True),
 )
-SCHEDULE_OPTIONS = ("temperature", "t_cold", "cycle", "replicas", "t_max", "triples")
+SCHEDULE_OPTIONS = ("temperature", "t_cold", "cycle", "replicas", "t_max", "triples", "blocks")
 KICK = 12  # cells shuffled by a kick when a descent has stalled; 4 more per failed kick
 KICK_MAX = 36
 SLACK = 2  # a descent's board replaces the base when at most this far below it
@@ -524,7 +526,7 @@ def schedule_of(params: dict):
     from . import anneal
 
     replicas = OPTIONS.value(params, "replicas") or anneal.REPLICAS
-    triples = OPTIONS.value(params, "triples")
+    triples, blocks = OPTIONS.value(params, "triples"), OPTIONS.value(params, "blocks")
     t_hot = _number(params, "temperature", anneal.T_HOT if replicas == 1 else anneal.T_LOW,
                     0.0, 100.0)
     t_max = _number(params, "t_max", max(t_hot, anneal.T_MAX), 0.0, 100.0)
@@ -536,7 +538,8 @@ def schedule_of(params: dict):
     return anneal.Schedule(
         t_hot=t_hot, t_cold=_number(params, "t_cold", min(t_hot, anneal.T_COLD), 0.0, 100.0),
         cycle=_number(params, "cycle", anneal.CYCLE, 0.1, 1e9), replicas=replicas,
-        t_max=t_max, triples=anneal.TRIPLES if triples is None else triples)
+        t_max=t_max, triples=anneal.TRIPLES if triples is None else triples,
+        blocks=anneal.BLOCKS if blocks is None else blocks)
 
 
 def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
@@ -600,7 +603,7 @@ def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         on_improve(current, board.score(*board.arrays(current)))
     out = {"solver": "lns", "method": "anneal", "replicas": sched.replicas,
            "temperature": [sched.t_hot, sched.t_max if sched.replicas > 1 else sched.t_cold],
-           "triples": sched.triples, "starts": starts,
+           "triples": sched.triples, "blocks": sched.blocks, "starts": starts,
            **({"exchanges": tempering.exchanges, "moves": tempering.moves}
               if sched.replicas > 1 else {}),
            **({"received": inbox.received} if inbox is not None else {}),
