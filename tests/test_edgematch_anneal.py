@@ -292,3 +292,21 @@ def test_a_block_turn_moves_four_inner_pieces_round_keeping_their_joins(engine):
         steps.add(step)
     assert steps in ({1}, {3})
     assert joins - 8 <= a.score == board.score(*board.arrays(cur)) <= joins
+
+
+def test_lns_runs_parallel_tempering_when_asked_and_refuses_a_bad_ladder():
+    from tilesolve.core.errors import InputError
+
+    inst = read_instance(INSTANCES / "e2_16x16.txt")  # far from solved within a second
+    out = lns.solve(inst, SolveOptions(seed=0, objective="matches", stop=anneal.CpuBudget(1.5),
+                                       params={"replicas": "3", "t_max": "0.4",
+                                               "blocks": "0.2", "start_time": "0.3"}))
+    assert verify(inst, out.solution, "matches").score == out.objective
+    assert out.stats["moves"] > 0
+    assert out.stats["replicas"] == 3 and out.stats["temperature"] == [0.14, 0.4]
+    assert out.stats["blocks"] == 0.2
+    for bad in ({"replicas": "0"}, {"triples": "1.5"},
+                {"replicas": "4", "temperature": "0.5", "t_max": "0.3"}):
+        with pytest.raises(InputError):
+            lns.solve(inst, SolveOptions(seed=0, objective="matches", time_limit=1.0,
+                                         params=bad))

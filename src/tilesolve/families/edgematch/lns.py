@@ -420,18 +420,18 @@ OPTIONS = Options(
     Option("anneal", bool, True, "after the start board, simulated annealing over swaps and "
            "turns (on); off: the exact repairs (assignment, CP-SAT regions, row searches)"),
     Option("temperature", non_negative, None, "annealing temperature in joins (0.19); with "
-           "--replicas above 1 the coldest chain's (T_LOW)"),
+           "--replicas above 1 the coldest chain's (0.14)"),
     Option("t_cold", non_negative, None, "temperature at the end of a cycle (--temperature; "
            "one chain only)"),
     Option("cycle", seconds, None, "CPU s per annealing cycle, each from the best board (30; "
            "replicas: the coldest chain restarts from the best board met)"),
     Option("replicas", positive_int, None, "chains of parallel tempering from --temperature up "
-           "to --t-max, neighbours exchanging boards (REPLICAS; 1: one chain)"),
-    Option("t_max", non_negative, None, "the hottest chain's temperature (T_MAX)"),
+           "to --t-max, neighbours exchanging boards (1: one chain)"),
+    Option("t_max", non_negative, None, "the hottest chain's temperature (0.3)"),
     Option("triples", fraction, None, "share of the annealing's swaps made 3-cycles of one "
-           "class (TRIPLES)"),
+           "class (0)"),
     Option("blocks", fraction, None, "share of the annealing's moves from an inner cell that "
-           "turn a 2x2 block of inner pieces a quarter, keeping its four inner joins (BLOCKS)"),
+           "turn a 2x2 block of inner pieces a quarter, keeping its four inner joins (0)"),
     Option("renew", seconds, None, "CPU s without a gain before the annealing takes a new "
            "break-search start board (90)"),
     Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
