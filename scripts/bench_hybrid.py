@@ -40,7 +40,7 @@ METHODS = {
     "lns (exact repairs)": ["-b", "lns", "--threads", "1", "--anneal", "off"],
     "hybrid (2 cores)": ["-b", "portfolio", "--threads", "2"],
     # the portfolio before its lanes shared boards
-    "hybrid, no sharing (2 cores)": ["-b", "portfolio", "--threads", "2", "--share", "off"],
+    "hybrid without sharing (2 cores)": ["-b", "portfolio", "--threads", "2", "--share", "off"],
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method
