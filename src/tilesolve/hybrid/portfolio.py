@@ -26,10 +26,10 @@ is passed on to the lanes (GA parameters...).
    a new seed. On the official Eternity II the memetic lane never raised the best in the
    runs of docs/hybrid.md, so its core goes to a second LNS; stats["adapt"] lists each change.
 
-5. Lanes that share (optimisation runs). Each new best verified board is sent to the other
-   lanes whose backend takes boards (an `inbox` option: edge matching's LNS and memetic
-   lanes); the LNS lane starts its next annealing cycle from it when it beats its own best,
-   the memetic pool puts it in place of its worst member.
+5. Lanes that share (optimisation runs, `--share on`). Each new best verified board is sent
+   to the other lanes whose backend takes boards (an `inbox` option: edge matching's LNS and
+   memetic lanes); the LNS lane starts its next annealing cycle from it when it beats its own
+   best, the memetic pool puts it in place of its worst member.
 
 Everything reported passes the family's checker (core.verdict.finish) in this process.
 
@@ -74,8 +74,11 @@ OPTIONS = Options(
     Option("review", seconds, None, "--objective: s between reviews (default: a tenth of the "
            "limit, at least 30; 60 without -t)"),
     Option("solver", str, None, "the MILP lane's solver (cbc, highs) or the SAT lane's"),
-    Option("share", bool, True, "--objective: each new best verified board goes to the other "
-           "lanes that take boards (edge matching's LNS and memetic), for their next restart"),
+    # off by default: on the official Eternity II at 120 s (3 seeds, docs/hybrid.md) the
+    # lanes sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
+    Option("share", bool, False, "--objective: each new best verified board goes to the "
+           "other lanes that take boards (edge matching's LNS and memetic), for their next "
+           "restart"),
 )
 ROUTED = ("solver",)  # the portfolio's options that its lanes read too
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
