@@ -6,7 +6,13 @@
  * of the one or two cells only; a move of equal score is always taken (walks across the
  * plateaus of Eternity II), a worse one with probability exp(delta / T).
  *
- * run(arrays, moves, temperature, focus) -> (score, best, accepted); arrays is a tuple:
+ * Two more moves, each a share of the others (0 by default, options of the LNS lane): a 3-cycle
+ * moves the pieces of three cells of one class round, each turned to its best rotation
+ * (`triples`, a share of the swaps); a block turn moves the four pieces of a 2x2 block of movable
+ * inner cells one cell round, each turned a quarter with it, which keeps the block's four inner
+ * joins (`blocks`, a share of the moves from an inner cell).
+ *
+ * run(arrays, moves, temperature, focus[, triples, blocks]) -> (score, best, accepted); arrays:
  *   0 col    int32 [pieces * 16]: colour of piece p turned r on side s at (p * 4 + r) * 4 + s
  *   1 nb     int32 [cells * 4]: neighbour across side s (N, E, S, W), or -1 at the frame
  *   2 amask  uint8 [cells * pieces]: bit r set when piece p turned r may stand at the cell
