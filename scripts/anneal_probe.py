@@ -34,6 +34,14 @@ def main() -> None:
     ap.add_argument("--cycle", type=float, default=anneal.CYCLE)
     ap.add_argument("--focus", type=float, default=0.5)
     ap.add_argument("--assign-every", type=int, default=0, help="chunks between assignments")
+    ap.add_argument("--triples", type=float, default=0.0, help="share of swaps made 3-cycles")
+    ap.add_argument("--blocks", type=float, default=0.0,
+                    help="share of inner moves that turn a 2x2 block")
+    ap.add_argument("--replicas", type=int, default=1,
+                    help="> 1: parallel tempering, chains from --t-hot up to --t-max")
+    ap.add_argument("--t-max", type=float, default=anneal.T_MAX)
+    ap.add_argument("--sweep", type=int, default=anneal.SWEEP, help="moves per chain between "
+                    "exchanges")
     ap.add_argument("--backend", choices=("lns", "memetic"), help="a whole backend instead")
     ap.add_argument("--param", action="append", default=[], help="NAME=VALUE backend option")
     a = ap.parse_args()
@@ -53,14 +61,30 @@ def main() -> None:
         print(json.dumps({"cpu": trace[-1][0], "score": s}), flush=True)
 
     cpu_start = time.process_time()
-    best, s = anneal.anneal(board, start, a.seed, seconds=1e9, on_improve=seen,
-                            stop=lambda: time.process_time() - cpu_start > a.seconds,
-                            t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus,
-                            assign_every=a.assign_every)
+
+    def stop() -> bool:
+        return time.process_time() - cpu_start > a.seconds
+
+    extra = {}
+    if a.replicas > 1:
+        st = anneal.TemperStats()
+        best, s = anneal.temper(board, start, a.seed, seconds=1e9, on_improve=seen, stop=stop,
+                                temps=anneal.ladder(a.t_hot, a.t_max, a.replicas),
+                                sweep=a.sweep, cycle=a.cycle, focus=a.focus, stats=st,
+                                triples=a.triples, blocks=a.blocks)
+        extra = {"moves": st.moves, "exchanges": st.exchanges, "rounds": st.rounds}
+    else:
+        best, s = anneal.anneal(board, start, a.seed, seconds=1e9, on_improve=seen, stop=stop,
+                                t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus,
+                                assign_every=a.assign_every, triples=a.triples,
+                                blocks=a.blocks)
     assert score(inst, best) == s
     fixed_ok = all(best[c] == v for c, v in inst.fixed.items())
+    cpu = time.process_time() - cpu_start
+    if "moves" in extra:
+        extra["moves_per_cpu_s"] = round(extra["moves"] / cpu)
     print(json.dumps({"final": s, "cpu": round(time.process_time() - cpu0, 1),
-                      "fixed_ok": fixed_ok}))
+                      "fixed_ok": fixed_ok, **extra}))
 
 
 def run_backend(inst, a) -> None:

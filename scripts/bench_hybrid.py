@@ -36,6 +36,8 @@ METHODS = {
     # the LNS before annealing: exact repairs only (CP-SAT windows, assignments, row search)
     "lns (exact repairs)": ("lns:anneal=off", 1),
     "hybrid (2 cores)": ("portfolio", 2),
+    # the portfolio whose lanes send each other their best boards (--share on)
+    "hybrid sharing boards (2 cores)": ("portfolio:share=on", 2),
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method

@@ -142,3 +142,171 @@ def test_lns_backend_anneals_by_default_and_repairs_when_asked():
                                            params=params))
         assert verify(inst, out.solution, "matches").score == out.objective
         assert out.stats.get("method") == method
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_three_cycles_count_their_change_exactly_and_keep_a_permutation(engine):
+    """Every move a 3-cycle (triples 1.0, hot: most are taken): the incremental score after
+    each batch equals the recounted one, the fixed piece stays and the pieces stay a
+    permutation."""
+    inst = read_instance(INSTANCES / "e2_6x6.txt")
+    start = lns.start_board(inst, SolveOptions(seed=0, objective="matches"), 2.0)
+    board = lns.Board(inst, {(2, 3): start[(2, 3)]})
+    a = anneal.Annealer(board, start, 5, engine_name(engine))
+    moved = 0
+    for temp in (1.0, 0.3, 0.05):
+        before = a.current()
+        taken = a.run(1_000, temp, focus=0.0, triples=1.0)
+        cur = a.current()
+        moved += taken
+        assert a.score == board.score(*board.arrays(cur))
+        assert cur[(2, 3)] == start[(2, 3)]
+        assert sorted(p for p, _ in cur.values()) == list(range(1, inst.n + 1))
+        assert taken == 0 or cur != before
+    assert moved > 0
+    assert verify(inst, a.best(), "matches").score == a.best_score
+
+
+def test_one_three_cycle_on_a_3x3_moves_three_pieces_of_one_class():
+    """One move taken with every swap made a 3-cycle: on a 3x3 it is either a turn of the
+    centre (the only inner cell) or three corners or three borders moved, and in both engines
+    the counted score is the recount."""
+    inst = recoloured(4)
+    board = lns.Board(inst)
+    start = first_board(board)
+    for engine in ENGINES:
+        a = anneal.Annealer(board, start, 11, engine_name(engine))
+        # T = 100 takes a loss of d joins with probability exp(-d / 100) > 0.9
+        assert any(a.run(1, 100.0, focus=0.0, triples=1.0) for _ in range(20))
+        cur = a.current()
+        changed = [c for c in cur if cur[c][0] != start[c][0]]
+        if changed:
+            assert len(changed) == 3
+            assert len({int(board.cell_class[r * 3 + c]) for r, c in changed}) == 1
+        else:  # the centre turned
+            assert [c for c in cur if cur[c] != start[c]] == [(1, 1)]
+        assert a.score == board.score(*board.arrays(cur))
+
+
+def test_ladder_is_geometric_from_cold_to_hot():
+    temps = anneal.ladder(0.1, 0.4, 3)
+    assert temps == pytest.approx([0.1, 0.2, 0.4])
+    assert anneal.ladder(0.19, 0.3, 1) == [0.19]
+
+
+def test_exchange_follows_the_metropolis_rule():
+    rng = np.random.default_rng(0)
+    temps = [0.1, 0.2]
+    slots = [0, 1]
+    # the hotter chain holds the better board: always traded
+    assert anneal.exchange([400, 401], temps, slots, rng, 0) == 1 and slots == [1, 0]
+    # the colder holds a board 5 joins better: exp((10 - 5) * -5) ~ 1e-11, never traded
+    slots = [0, 1]
+    assert sum(anneal.exchange([405, 400], temps, slots, rng, 0) for _ in range(100)) == 0
+    assert slots == [0, 1]
+    # parity 1 on two temperatures: no pair to look at
+    assert anneal.exchange([400, 401], temps, [0, 1], rng, 1) == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_tempering_keeps_every_chain_a_permutation_and_returns_the_best(engine):
+    inst = read_instance(INSTANCES / "e2_16x16.txt")  # never solved within a second
+    start = first_board(lns.Board(inst))
+    fix = {(3, 3): start[(3, 3)]}
+    board = lns.Board(inst, fix)
+    start_score = board.score(*board.arrays(start))
+    seen: list[int] = []
+    stats = anneal.TemperStats()
+    chains: list[anneal.Annealer] = []
+    best, score = anneal.temper(board, start, 4, seconds=1.0, temps=[0.15, 0.3, 0.6],
+                                sweep=4_000, cycle=0.3, engine=engine_name(engine),
+                                on_improve=lambda sol, s: seen.append(s), stats=stats,
+                                chains=chains)
+    assert len(chains) == 3 and stats.rounds > 0 and stats.moves == stats.rounds * 3 * (
+        4_000 if chains[0].compiled else 40)
+    for c in chains:
+        for sol in (c.current(), c.best()):
+            assert sorted(p for p, _ in sol.values()) == list(range(1, inst.n + 1))
+            assert sol[(3, 3)] == fix[(3, 3)]
+        assert c.score == board.score(*board.arrays(c.current()))
+    assert score == max(c.best_score for c in chains) >= start_score
+    assert verify(inst, best, "matches").score == score
+    assert seen == sorted(seen) and (not seen or seen[-1] == score)
+
+
+def test_lns_restarts_from_a_better_board_another_lane_sent():
+    """The LNS lane from a scrambled 10x10 (a complete hint: no break search), with the
+    planted perfect board waiting in its inbox: its first cycle restart (0.2 CPU s) takes it,
+    and the run ends solved; 1 CPU s of annealing alone does not solve a 10x10 from
+    scratch."""
+    from tilesolve.hybrid.lanes import Inbox
+
+    inst, planted = generate(10, 10, seed=6)
+    board = lns.Board(inst)
+    rng = np.random.default_rng(0)
+    pcs, rts = board.arrays(first_board(board))
+    for k in range(3):
+        cells = np.flatnonzero(board.cell_class == k)
+        pcs[cells] = pcs[cells][rng.permutation(len(cells))]
+    start = board.solution(pcs, rts)
+    joins = len(board.joins)
+    results = {}
+    for sent in (False, True):
+        inbox = Inbox()
+        if sent:
+            inbox.put(planted, float(joins))
+        out = lns.solve(inst, SolveOptions(seed=0, objective="matches",
+                                           stop=anneal.CpuBudget(1.0), hint=start,
+                                           params={"cycle": "0.2", "inbox": inbox}))
+        assert verify(inst, out.solution, "matches").score == out.objective
+        results[sent] = (out.objective, out.stats["received"])
+    assert results[False][0] < joins and results[False][1] == 0
+    assert results[True] == (joins, 1)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_block_turn_moves_four_inner_pieces_round_keeping_their_joins(engine):
+    """From the planted perfect 6x6 (every join matched) with its frame fixed, every move a
+    2x2 block turn: the first move taken changes exactly the four cells of one 2x2 block of
+    inner cells, each piece one cell round and turned a quarter with it, so the block's four
+    inner joins still match; only its eight outer joins may break, and the counted score is
+    the recount."""
+    inst, planted = generate(6, 6, seed=8)
+    board = lns.Board(inst, {k: v for k, v in planted.items() if not all(0 < x < 5 for x in k)})
+    joins = len(board.joins)
+    a = anneal.Annealer(board, planted, 2, engine_name(engine))
+    assert a.score == joins
+    # T = 100 takes a loss of d joins with probability exp(-d / 100) > 0.9
+    assert any(a.run(1, 100.0, focus=0.0, blocks=1.0) for _ in range(200))
+    cur = a.current()
+    moved = sorted(c for c in cur if cur[c] != planted[c])
+    (r, c) = moved[0]
+    assert moved == [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+    assert all(0 < x < 5 for cell in moved for x in cell)  # inner cells only
+    ring = [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)]  # clockwise
+    steps = set()
+    for k in ring:
+        src = next(j for j in ring if planted[j][0] == cur[k][0])
+        step = (ring.index(k) - ring.index(src)) % 4  # 1: clockwise, 3: anticlockwise
+        assert (cur[k][1] - planted[src][1]) % 4 == step  # turned with the block
+        steps.add(step)
+    assert steps in ({1}, {3})
+    assert joins - 8 <= a.score == board.score(*board.arrays(cur)) <= joins
+
+
+def test_lns_runs_parallel_tempering_when_asked_and_refuses_a_bad_ladder():
+    from tilesolve.core.errors import InputError
+
+    inst = read_instance(INSTANCES / "e2_16x16.txt")  # far from solved within a second
+    out = lns.solve(inst, SolveOptions(seed=0, objective="matches", stop=anneal.CpuBudget(1.5),
+                                       params={"replicas": "3", "t_max": "0.4",
+                                               "blocks": "0.2", "start_time": "0.3"}))
+    assert verify(inst, out.solution, "matches").score == out.objective
+    assert out.stats["moves"] > 0
+    assert out.stats["replicas"] == 3 and out.stats["temperature"] == [0.14, 0.4]
+    assert out.stats["blocks"] == 0.2
+    for bad in ({"replicas": "0"}, {"triples": "1.5"},
+                {"replicas": "4", "temperature": "0.5", "t_max": "0.3"}):
+        with pytest.raises(InputError):
+            lns.solve(inst, SolveOptions(seed=0, objective="matches", time_limit=1.0,
+                                         params=bad))

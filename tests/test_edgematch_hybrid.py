@@ -205,3 +205,14 @@ def test_portfolio_adapt_off_keeps_its_lanes(cli):
     assert out["verified"]
     assert out["stats"]["adapt"] == {"enabled": False, "review": 1.0, "changes": []}
     assert set(out["stats"]["backends"]) == {"lns", "ga"}
+
+
+def test_portfolio_lanes_share_their_best_boards_when_asked(cli):
+    proc = cli("solve", INSTANCES / "e2_16x16.txt", "-b", "portfolio", "--objective", "matches",
+               "--share", "on", "--adapt", "off", "-t", "24", "--threads", "2", "--seed", "1",
+               "--json")
+    out = json.loads(proc.stdout)
+    assert out["verified"] and out["status"] == "feasible"
+    assert out["stats"]["shared"] >= 1  # each lane's first board raised the best once at least
+    lns_stats = out["stats"]["backends"]["lns"].get("stats", {})
+    assert lns_stats.get("received", 0) <= out["stats"]["shared"]

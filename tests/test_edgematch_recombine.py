@@ -12,6 +12,7 @@ from tilesolve.families.edgematch import anneal, lns, recombine
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.generate import generate
 from tilesolve.hybrid import memetic as loop
+from tilesolve.hybrid.lanes import Inbox
 
 # cells of a 4x4 by index (row * 4 + column): the inner ones are 5, 6, 9, 10
 INNER = (5, 6, 9, 10)
@@ -151,3 +152,25 @@ def test_the_memetic_backend_runs_its_pool_and_returns_a_verified_board():
     assert out.stats["final_scores"][0] == out.objective >= max(out.stats["first_scores"])
     assert out.stats["children"] >= 1
 
+
+
+def test_a_board_from_another_lane_takes_the_worst_members_place():
+    inst, planted = generate(6, 6, seed=4)
+    board = lns.Board(inst)
+    rng = np.random.default_rng(1)
+    members = [(board.solution(*scrambled(board, k)), 0.0) for k in range(3)]
+    members = [(sol, float(board.score(*board.arrays(sol)))) for sol, _ in members]
+    inbox = Inbox()
+    inbox.put(planted, float(len(board.joins)))  # the perfect board, from "another lane"
+
+    def child(x, y, rng):  # the second parent unchanged: children never beat the pool
+        return y
+
+    log = loop.PoolLog()
+    final = loop.evolve_pool(members, child, lambda s, f: (s, float(board.score(
+        *board.arrays(s)))), rng, stop=lambda: log.children >= 2, log=log,
+        target=len(board.joins) + 1, incoming=inbox.take)
+    assert log.received == 1 and inbox.take() is None
+    assert final[0] == (planted, float(len(board.joins)))
+    # the two other members are the two best of the first pool: the worst made way
+    assert sorted(f for _, f in final[1:]) == sorted(f for _, f in members)[1:]

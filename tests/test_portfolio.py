@@ -211,3 +211,21 @@ def test_the_standings_keep_the_best_board_and_stop_at_a_verified_solution():
     name, res = books.settle(0.4)
     assert (name, res.status, res.backend) == ("cpsat", Status.SOLVED, "cpsat")
     assert books.records["ga"]["status"] == "stopped"
+
+
+def test_a_lanes_inbox_holds_the_newest_board_the_parent_sent():
+    import queue
+
+    ctrl: queue.Queue = queue.Queue()
+    stop = StopFlag()
+    opts = SolveOptions(objective="matches", stop=stop, params={})
+    lanes._connect_inbox(opts, ctrl)
+    inbox = opts.params["inbox"]
+    assert inbox.take() is None
+    ctrl.put(("release", {(0, 0): (1, 0)}))  # not a board: left alone
+    ctrl.put(("board", {(0, 0): (1, 0)}, 3.0))
+    ctrl.put(("board", {(0, 0): (2, 1)}, 5.0))
+    assert wait_for(lambda: inbox.received == 2, 10.0)
+    assert inbox.take() == ({(0, 0): (2, 1)}, 5.0)  # the newest only, once
+    assert inbox.take() is None
+    stop.set()  # the pump thread ends with the lane

@@ -12,7 +12,10 @@ a CpModel cannot be pickled) and gets messages back on one queue:
     ("done", lane, outcome, seconds)     the backend returned (outcome: core.result.Outcome)
     ("error", lane, message, seconds)    the backend raised
 
-and, for the GA, a control queue the other way: ("release", partial).
+and a control queue the other way: ("release", partial) for the GA (CBGI), and
+("board", solution, score) for an optimisation lane: the run's best verified board, which the
+backend may take up (`Inbox`, opts.params["inbox"]; the LNS and memetic lanes of edge matching
+restart from it).
 
 A child ignores SIGINT (the parent coordinates Ctrl-C), leads its own process group (so a
 kill reaches a solver binary it started, e.g. CBC), and stops by itself when the process
@@ -235,6 +238,8 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
             opts.time_limit = max(0.05, spec.time_limit - (time.perf_counter() - t0))
     if spec.cbgi:
         _connect_cbgi(opts, spec.name, out, ctrl)
+    elif spec.objective and ctrl is not None and "inbox" in family.backend_options(spec.backend):
+        _connect_inbox(opts, ctrl)
     if spec.deadline is not None:
         # the lane's start-up and model building count against the parent's deadline
         left = spec.deadline - time.time() - MARGIN
@@ -270,3 +275,40 @@ def _connect_cbgi(opts: SolveOptions, name: str, out, ctrl) -> None:
 
     threading.Thread(target=pump, daemon=True).start()
     opts.params["cbgi_link"] = cbgi
+
+
+class Inbox:
+    """The newest board the parent sent (a board better than the lane's own, found by another
+    lane); `take` hands it over once."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.held: tuple[Solution, float] | None = None
+        self.received = 0
+
+    def put(self, solution: Solution, score: float) -> None:
+        with self.lock:
+            self.held = (solution, score)
+            self.received += 1
+
+    def take(self) -> tuple[Solution, float] | None:
+        with self.lock:
+            held, self.held = self.held, None
+        return held
+
+
+def _connect_inbox(opts: SolveOptions, ctrl) -> None:
+    """Boards from the parent (("board", solution, score)) into the backend's inbox."""
+    inbox = Inbox()
+
+    def pump() -> None:
+        while not opts.stopped():
+            try:
+                msg = ctrl.get(timeout=POLL * 4)
+            except queue.Empty:
+                continue
+            if msg[0] == "board":
+                inbox.put(dict(msg[1]), msg[2])
+
+    threading.Thread(target=pump, daemon=True).start()
+    opts.params["inbox"] = inbox

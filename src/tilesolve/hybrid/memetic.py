@@ -75,21 +75,31 @@ class PoolLog:
     kept: int = 0  # children that replaced the worst member
     gains: int = 0  # children better than every member before them
     duplicates: int = 0  # children equal to a member, not kept
+    received: int = 0  # boards from elsewhere (another lane's best) taken into the pool
 
 
 def evolve_pool(members: list[tuple[Solution, float]], recombine: Recombiner,
                 improve: Improver, rng: np.random.Generator, stop: Callable[[], bool],
                 log: PoolLog | None = None, target: float = float("inf"),
-                on_better: Callable[[Solution, float], None] | None = None
+                on_better: Callable[[Solution, float], None] | None = None,
+                incoming: Callable[[], tuple[Solution, float] | None] | None = None
                 ) -> list[tuple[Solution, float]]:
     """A steady-state memetic algorithm over improved boards: two distinct members make a
     child (`recombine`), the improver raises it, and it replaces the worst member when it is
-    better and not already in the pool. Runs until `stop` or a member reaches `target`;
-    returns the pool, best first."""
+    better and not already in the pool. Before each child, a board from `incoming` (another
+    lane's best) takes the worst member's place in the same way, so children recombine it.
+    Runs until `stop` or a member reaches `target`; returns the pool, best first."""
     log = log if log is not None else PoolLog()
     pool = list(members)
     best = max(f for _, f in pool)
     while len(pool) >= 2 and best < target and not stop():
+        got = incoming() if incoming is not None else None
+        if got is not None and not any(got[0] == sol for sol, _ in pool):
+            worst = min(range(len(pool)), key=lambda k: pool[k][1])
+            if got[1] > pool[worst][1]:
+                pool[worst] = (dict(got[0]), float(got[1]))
+                best = max(best, float(got[1]))
+                log.received += 1
         i, j = rng.choice(len(pool), size=2, replace=False)
         child, fit = improve(recombine(pool[i][0], pool[j][0], rng), -1.0)
         log.children += 1

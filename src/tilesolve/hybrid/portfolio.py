@@ -15,8 +15,8 @@
 Portfolio options (`solve --backend portfolio --name value`, strings from the command line):
 `backends` (comma list), `hints` / `cbgi` (on|off), `epoch` (seconds), `hint_backend`,
 `cbgi_backend` (exact backends for the side lanes), `cbgi_time` (seconds per CBGI run),
-`adapt` (on|off) and `review` (seconds, see 4). Every other option is passed on to the lanes
-(GA parameters...).
+`adapt` (on|off), `review` (seconds, see 4) and `share` (on|off, see 5). Every other option
+is passed on to the lanes (GA parameters...).
 
 4. Cores to what pays (optimisation runs). Every `review` seconds (default: a tenth of the
    time limit, at least 30 s) the lanes that raised the best verified score in the last review
@@ -25,6 +25,11 @@ Portfolio options (`solve --backend portfolio --name value`, strings from the co
    its core goes to a new lane of the best-credited backend, started from the best board with
    a new seed. On the official Eternity II the memetic lane never raised the best in the
    runs of docs/hybrid.md, so its core goes to a second LNS; stats["adapt"] lists each change.
+
+5. Lanes that share (optimisation runs, `--share on`). Each new best verified board is sent
+   to the other lanes whose backend takes boards (an `inbox` option: edge matching's LNS and
+   memetic lanes); the LNS lane starts its next annealing cycle from it when it beats its own
+   best, the memetic pool puts it in place of its worst member.
 
 Everything reported passes the family's checker (core.verdict.finish) in this process.
 
@@ -69,6 +74,11 @@ OPTIONS = Options(
     Option("review", seconds, None, "--objective: s between reviews (default: a tenth of the "
            "limit, at least 30; 60 without -t)"),
     Option("solver", str, None, "the MILP lane's solver (cbc, highs) or the SAT lane's"),
+    # off by default: on the official Eternity II at 120 s (3 seeds, docs/hybrid.md) the
+    # lanes sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
+    Option("share", bool, False, "--objective: each new best verified board goes to the "
+           "other lanes that take boards (edge matching's LNS and memetic), for their next "
+           "restart"),
 )
 ROUTED = ("solver",)  # the portfolio's options that its lanes read too
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
@@ -109,6 +119,7 @@ class Config:
     cbgi_time: float
     adapt: bool
     review: float
+    share: bool
     passed: dict[str, Any]  # options for the lanes
 
     @classmethod
@@ -130,6 +141,7 @@ class Config:
             cbgi_time=own.get("cbgi_time") or (max(2.0, 0.25 * limit) if limit else 10.0),
             adapt=bool(opts.objective) and own["adapt"],
             review=own.get("review") or (max(30.0, 0.1 * limit) if limit else 60.0),
+            share=bool(opts.objective) and own["share"],
             passed={k: v for k, v in p.items() if k not in OPTIONS or k in ROUTED},
         )
 
@@ -169,7 +181,8 @@ class Portfolio:
         self.hints = HintFlow(self)
         self.cbgi = Cbgi(self)
         self.adapt = Reallocation(self)
-        self.standings.on_gain = self.adapt.credit
+        self.standings.on_gain = self.on_gain
+        self.shared = 0  # boards sent to other lanes
 
     # --- lanes ---------------------------------------------------------------------------
     def now(self) -> float:
@@ -251,6 +264,20 @@ class Portfolio:
             rec["note"] = "superseded by a newer hint"
         self.standings.offer(name, outcome, seconds)
 
+    def on_gain(self, lane: str) -> None:
+        """A lane raised the best verified score: credit it, and hand the board to the other
+        lanes that take boards (hybrid.lanes.Inbox), each restarting from it when it next
+        restarts: the lanes search apart between restarts and meet at the best board."""
+        self.adapt.credit(lane)
+        if not self.cfg.share:
+            return
+        best = self.standings.best[1]
+        for ln in self.race.running():
+            name = ln.spec.name
+            if name != lane and "inbox" in self.family.backend_options(ln.spec.backend):
+                self.race.send(name, ("board", dict(best.board), best.objective))
+                self.shared += 1
+
     # --- the clock -----------------------------------------------------------------------
     def tick(self) -> None:
         """Start side runs that are due: a hinted exact run at an epoch, a pending CBGI run;
@@ -328,6 +355,7 @@ class Portfolio:
         }
         if self.opts.objective:
             res.stats["adapt"] = self.adapt.stats()
+            res.stats["shared"] = self.shared
         for key in ("error", "broken_rules"):  # why it failed; how far its best board is
             if lane_stats.get(key):
                 res.stats[key] = lane_stats[key]

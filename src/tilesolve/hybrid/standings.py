@@ -60,9 +60,9 @@ class Standings:
         if res.board is None:
             return
         if self.best is None or better(res, self.best[1]):
+            self.best = (name, res)
             if res.verified and self.on_gain is not None:
                 self.on_gain(name)
-            self.best = (name, res)
             if res.verified and self.opts.objective:
                 self._progress(name, res, outcome.solution, source)
                 if self.opts.on_verified is not None:

@@ -6,7 +6,13 @@
  * of the one or two cells only; a move of equal score is always taken (walks across the
  * plateaus of Eternity II), a worse one with probability exp(delta / T).
  *
- * run(arrays, moves, temperature, focus) -> (score, best, accepted); arrays is a tuple:
+ * Two more moves, each a share of the others (0 by default, options of the LNS lane): a 3-cycle
+ * moves the pieces of three cells of one class round, each turned to its best rotation
+ * (`triples`, a share of the swaps); a block turn moves the four pieces of a 2x2 block of movable
+ * inner cells one cell round, each turned a quarter with it, which keeps the block's four inner
+ * joins (`blocks`, a share of the moves from an inner cell).
+ *
+ * run(arrays, moves, temperature, focus[, triples, blocks]) -> (score, best, accepted); arrays:
  *   0 col    int32 [pieces * 16]: colour of piece p turned r on side s at (p * 4 + r) * 4 + s
  *   1 nb     int32 [cells * 4]: neighbour across side s (N, E, S, W), or -1 at the frame
  *   2 amask  uint8 [cells * pieces]: bit r set when piece p turned r may stand at the cell
@@ -71,15 +77,27 @@ static inline int adjacent(const Tables *t, long long a, long long b)
     return -1;
 }
 
+/* 1 when the join of a with its neighbour across `side` matches (side -1: no join) */
+static inline int joined(const Tables *t, long long a, long long b, int side)
+{
+    if (side < 0)
+        return 0;
+    int32_t x = shown(t, a, side);
+    return x != 0 && x == shown(t, b, (side + 2) & 3);
+}
+
 /* joins touching a or b, each counted once */
 static inline int pair_score(const Tables *t, long long a, long long b, int side)
 {
-    int k = cell_score(t, a) + cell_score(t, b);
-    if (side >= 0) {
-        int32_t x = shown(t, a, side);
-        k -= x != 0 && x == shown(t, b, (side + 2) & 3);
-    }
-    return k;
+    return cell_score(t, a) + cell_score(t, b) - joined(t, a, b, side);
+}
+
+/* joins touching a, b or c, each counted once */
+static inline int trio_score(const Tables *t, long long a, long long b, long long c)
+{
+    return cell_score(t, a) + cell_score(t, b) + cell_score(t, c) -
+           joined(t, a, b, adjacent(t, a, b)) - joined(t, b, c, adjacent(t, b, c)) -
+           joined(t, a, c, adjacent(t, a, c));
 }
 
 /* turn the piece at c to its best allowed rotation (ties at random); returns its score */
@@ -125,7 +143,90 @@ static void best_pair_turns(const Tables *t, long long a, long long b, int side,
     t->rts[a] = pa, t->rts[b] = pb;
 }
 
-static long long run(Tables *t, long long moves, double temp, double focus)
+static inline int taken(uint64_t *rng, int delta, const uint64_t *accept)
+{
+    return delta >= 0 || (delta >= -8 && (next(rng) >> 32) < accept[-delta]);
+}
+
+/* moves a piece of a to b, b's to c and c's to a, each turned to its best rotation in turn;
+ * kept by the Metropolis rule, else undone; returns the change in matched joins (0 undone) */
+static int cycle3(const Tables *t, long long a, long long b, long long c, uint64_t *rng,
+                  const uint64_t *accept, int *kept)
+{
+    int32_t pa = t->pcs[a], pb = t->pcs[b], pc = t->pcs[c];
+    int32_t ra = t->rts[a], rb = t->rts[b], rc = t->rts[c];
+    int before = trio_score(t, a, b, c);
+    t->pcs[b] = pa, t->pcs[c] = pb, t->pcs[a] = pc;
+    best_turn(t, a, rng, -1);
+    best_turn(t, b, rng, -1);
+    best_turn(t, c, rng, -1);
+    int delta = trio_score(t, a, b, c) - before;
+    *kept = taken(rng, delta, accept);
+    if (*kept)
+        return delta;
+    t->pcs[a] = pa, t->pcs[b] = pb, t->pcs[c] = pc;
+    t->rts[a] = ra, t->rts[b] = rb, t->rts[c] = rc;
+    return 0;
+}
+
+/* the top-left cell of the 2x2 block that holds a at its corner (dx, dy of 0 or 1 step west and
+ * north), or -1 when a cell of that block is off the board, fixed or not inner */
+static long long block_at(const Tables *t, const uint8_t *inner, long long a, int west, int north)
+{
+    long long c = a;
+    if (west && c >= 0)
+        c = t->nb[c * 4 + 3];
+    if (north && c >= 0)
+        c = t->nb[c * 4 + 0];
+    if (c < 0 || !inner[c])
+        return -1;
+    long long b = t->nb[c * 4 + 1], e = t->nb[c * 4 + 2];
+    if (b < 0 || e < 0 || !inner[b] || !inner[e])
+        return -1;
+    long long d = t->nb[b * 4 + 2];
+    return d >= 0 && inner[d] ? c : -1;
+}
+
+/* turns the 2x2 block at top-left c a quarter clockwise (cw) or anticlockwise: each piece moves
+ * one cell round and turns with it, so the block's four inner joins stay as they were and only
+ * its eight outer ones change; kept by the Metropolis rule, else undone. Returns the change. */
+static int turn_block(const Tables *t, long long c, int cw, uint64_t *rng, const uint64_t *accept,
+                      int *kept)
+{
+    long long q[4] = {c, t->nb[c * 4 + 1], 0, t->nb[c * 4 + 2]}; /* clockwise order */
+    q[2] = t->nb[q[1] * 4 + 2];
+    int32_t p[4], r[4];
+    for (int k = 0; k < 4; k++)
+        p[k] = t->pcs[q[k]], r[k] = t->rts[q[k]];
+    int before = 0, after = 0;
+    for (int k = 0; k < 4; k++)
+        before += cell_score(t, q[k]) - joined(t, q[k], q[(k + 1) & 3],
+                                               adjacent(t, q[k], q[(k + 1) & 3]));
+    for (int k = 0; k < 4; k++) {
+        int to = cw ? (k + 1) & 3 : (k + 3) & 3;
+        t->pcs[q[to]] = p[k];
+        t->rts[q[to]] = (r[k] + (cw ? 1 : 3)) & 3;
+    }
+    int allowed = 1;
+    for (int k = 0; k < 4; k++)
+        allowed &= t->amask[q[k] * t->npieces + t->pcs[q[k]]] >> t->rts[q[k]] & 1;
+    if (allowed) {
+        for (int k = 0; k < 4; k++)
+            after += cell_score(t, q[k]) - joined(t, q[k], q[(k + 1) & 3],
+                                                  adjacent(t, q[k], q[(k + 1) & 3]));
+        *kept = taken(rng, after - before, accept);
+    } else {
+        *kept = 0;
+    }
+    if (*kept)
+        return after - before;
+    for (int k = 0; k < 4; k++)
+        t->pcs[q[k]] = p[k], t->rts[q[k]] = r[k];
+    return 0;
+}
+
+static long long run(Tables *t, long long moves, double temp, double focus, double triples,
+                     double blocks)
 {
     uint64_t rng = (uint64_t)t->state[0] | 1;
     long long score = t->state[1], best = t->state[2], accepted = 0;
@@ -134,6 +235,12 @@ static long long run(Tables *t, long long moves, double temp, double focus)
     for (int d = 1; d <= 8; d++)
         accept[d] = temp > 0 ? (uint64_t)(exp(-d / temp) * 4294967296.0) : 0;
     uint64_t refocus = (uint64_t)(focus * 4294967296.0);
+    uint64_t tri = (uint64_t)(triples * 4294967296.0);
+    uint64_t blk = (uint64_t)(blocks * 4294967296.0);
+    /* the movable inner cells, for the 2x2 blocks */
+    uint8_t inner[MAXCELLS] = {0};
+    for (long long i = 0; i < t->nmov; i++)
+        inner[t->movable[i]] = t->klass[t->movable[i]] == 2;
     /* the movable cells of each class */
     int32_t byclass[3][MAXCELLS];
     long long count[3] = {0, 0, 0};
@@ -149,11 +256,32 @@ static long long run(Tables *t, long long moves, double temp, double focus)
         int kl = t->klass[a];
         int32_t oa = t->rts[a], pa = t->pcs[a];
         int turn = kl == 2 && (count[kl] < 2 || below(&rng, 8) == 0);
-        if (turn) {
+        if (kl == 2 && blk && (next(&rng) >> 32) < blk) {
+            uint32_t way = below(&rng, 8);
+            long long c = block_at(t, inner, a, way & 1, way >> 1 & 1);
+            if (c < 0)
+                continue;
+            int kept;
+            int delta = turn_block(t, c, way >> 2 & 1, &rng, accept, &kept);
+            if (!kept)
+                continue;
+            score += delta, accepted++;
+        } else if (!turn && count[kl] >= 3 && tri && (next(&rng) >> 32) < tri) {
+            long long b = a, c = a;
+            while (b == a)
+                b = byclass[kl][below(&rng, (uint32_t)count[kl])];
+            while (c == a || c == b)
+                c = byclass[kl][below(&rng, (uint32_t)count[kl])];
+            int kept;
+            int delta = cycle3(t, a, b, c, &rng, accept, &kept);
+            if (!kept)
+                continue;
+            score += delta, accepted++;
+        } else if (turn) {
             int before = cell_score(t, a);
             int after = best_turn(t, a, &rng, oa);
             int delta = after - before;
-            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+            if (taken(&rng, delta, accept)) {
                 score += delta, accepted++;
             } else {
                 t->rts[a] = oa;
@@ -176,7 +304,7 @@ static long long run(Tables *t, long long moves, double temp, double focus)
                 best_turn(t, b, &rng, -1);
             }
             int delta = pair_score(t, a, b, side) - before;
-            if (delta >= 0 || (delta >= -8 && (next(&rng) >> 32) < accept[-delta])) {
+            if (taken(&rng, delta, accept)) {
                 score += delta, accepted++;
             } else {
                 t->pcs[a] = pa, t->rts[a] = oa, t->pcs[b] = pb, t->rts[b] = ob;
@@ -197,8 +325,9 @@ static PyObject *py_run(PyObject *self, PyObject *args)
 {
     PyObject *tuple;
     long long moves;
-    double temp, focus;
-    if (!PyArg_ParseTuple(args, "O!Ldd", &PyTuple_Type, &tuple, &moves, &temp, &focus))
+    double temp, focus, triples = 0.0, blocks = 0.0;
+    if (!PyArg_ParseTuple(args, "O!Ldd|dd", &PyTuple_Type, &tuple, &moves, &temp, &focus,
+                          &triples, &blocks))
         return NULL;
     if (PyTuple_GET_SIZE(tuple) != NARRAYS) {
         PyErr_Format(PyExc_ValueError, "expected %d arrays", NARRAYS);
@@ -229,7 +358,7 @@ static PyObject *py_run(PyObject *self, PyObject *args)
     }
     long long accepted;
     Py_BEGIN_ALLOW_THREADS
-    accepted = run(&t, moves, temp, focus);
+    accepted = run(&t, moves, temp, focus, triples, blocks);
     Py_END_ALLOW_THREADS
     release_buffers(v, NARRAYS);
     return Py_BuildValue("LLL", (long long)t.state[1], (long long)t.state[2], accepted);

@@ -11,6 +11,11 @@ starts again from the best board met, so a long run is a chain of anneals that e
 the record. The search is only as good as its start: from a break-search board (structured,
 ~440 on Eternity II) it climbs within seconds, from a weaker one (~420) it stays in the
 low 430s at the same temperature; the LNS lane therefore renews its start (lns.py).
+
+`temper` runs parallel tempering (a ladder of chains that trade boards by the Metropolis
+rule) and the core also has 3-cycles and 2x2 block turns; `Schedule` picks among them from
+the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
+Eternity II (docs/hybrid.md), so they are options, not the default.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -35,6 +41,13 @@ CHUNK = 200_000  # moves per call of the core (~50 ms): the clock and stop flag 
 # at 0.10-0.13 it freezes at 444-446; cycles from 0.3 or hotter never came back (docs/hybrid.md)
 T_HOT, T_COLD = 0.19, 0.19
 CYCLE = 30.0  # CPU seconds per cooling cycle; each cycle starts from the best board
+# replica exchange (`temper`): chains at temperatures spaced geometrically from T_HOT up to
+# T_MAX, SWEEP moves each between exchanges of neighbours' boards
+T_LOW, T_MAX = 0.14, 0.30
+SWEEP = 20_000
+REPLICAS = 1
+TRIPLES = 0.0
+BLOCKS = 0.0
 
 
 class CpuBudget:
@@ -91,13 +104,28 @@ class Annealer:
             self.arrays[7][:], self.arrays[8][:] = pcs, rts
             self.arrays[9][2] = self.arrays[9][1]
 
-    def run(self, moves: int, temperature: float, focus: float = 0.5) -> int:
-        """`moves` moves at one temperature; returns how many were taken."""
+    def run(self, moves: int, temperature: float, focus: float = 0.5,
+            triples: float = 0.0, blocks: float = 0.0) -> int:
+        """`moves` moves at one temperature; returns how many were taken. `triples`: the
+        share of swaps made 3-cycles instead (three cells of one class); `blocks`: the share
+        of moves from an inner cell that turn a 2x2 block of inner cells holding it."""
         if len(self.arrays[3]) == 0:
             return 0
         if self.compiled:
-            return _anneal.run(self.arrays, moves, temperature, focus)[2]
-        return py_run(self.arrays, moves, temperature, focus)
+            return _anneal.run(self.arrays, moves, temperature, focus, triples, blocks)[2]
+        return py_run(self.arrays, moves, temperature, focus, triples, blocks)
+
+    def replica(self, seed: int) -> Annealer:
+        """A second chain on the same board from this one's current board: the tables are
+        shared, the board, best and random state are its own."""
+        twin = object.__new__(Annealer)
+        twin.board, twin.compiled = self.board, self.compiled
+        cur = [x.copy() for x in self.arrays[5:7]]
+        state = self.arrays[9].copy()
+        state[0] = int(np.random.default_rng(seed).integers(1, 1 << 62))
+        state[2] = state[1]
+        twin.arrays = (*self.arrays[:5], *cur, *[x.copy() for x in cur], state)
+        return twin
 
 
 def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
@@ -105,12 +133,15 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
            on_improve: Callable[[Solution, int], None] | None = None,
            t_hot: float = T_HOT, t_cold: float = T_COLD, cycle: float = CYCLE,
            focus: float = 0.5, engine: str = "auto",
-           assign_every: int = 0) -> tuple[Solution, int]:
+           assign_every: int = 0, triples: float = 0.0, blocks: float = 0.0,
+           incoming: Incoming | None = None) -> tuple[Solution, int]:
     """Cycles of cooling from t_hot to t_cold (`cycle` CPU s each), each from the best board;
     returns the best board met and its score (never worse than `sol`). on_improve sees each
     new best, at most once per chunk of moves. `assign_every` > 0: after that many chunks
     the current board gets one very large move, the optimal re-placement of scattered cells
-    of one class (lns.assign, never worse), and the chain goes on from it."""
+    of one class (lns.assign, never worse), and the chain goes on from it. `incoming`: a
+    board from elsewhere (another lane's best) to start the next cycle from when it beats
+    this run's best."""
     a = Annealer(board, sol, seed, engine)
     rng = np.random.default_rng(seed)
     chunks = 0
@@ -122,17 +153,137 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
     while a.best_score < target and time.monotonic() < end and not stop():
         frac = min(1.0, (time.process_time() - cycle_start) / cycle)
         temp = t_hot * (t_cold / t_hot) ** frac
-        a.run(chunk, temp, focus)
+        a.run(chunk, temp, focus, triples, blocks)
         chunks += 1
         if assign_every and chunks % assign_every == 0:
             a.restart(reassigned(board, a.current(), rng))
+        if frac >= 1.0:
+            a.restart(received(incoming, a.best_score) or a.best())
+            cycle_start = time.process_time()
         if a.best_score > reported and on_improve is not None:
             reported = a.best_score
             on_improve(a.best(), reported)
-        if frac >= 1.0:
-            a.restart(a.best())
-            cycle_start = time.process_time()
     return a.best(), a.best_score
+
+
+def ladder(t_cold: float, t_hot: float, count: int) -> list[float]:
+    """`count` temperatures from t_cold to t_hot, spaced geometrically (coldest first)."""
+    if count == 1:
+        return [t_cold]
+    return [t_cold * (t_hot / t_cold) ** (k / (count - 1)) for k in range(count)]
+
+
+def exchange(scores: list[int], temps: list[float], slots: list[int],
+             rng: np.random.Generator, parity: int) -> int:
+    """Replica exchange between neighbouring temperatures i, i + 1 (i of the given parity):
+    slots[i] is the chain at temps[i]; the two chains trade temperatures with probability
+    min(1, exp((1/T_i - 1/T_i+1) * (score_hot - score_cold))), the Metropolis rule of
+    parallel tempering with energy = -score. Returns how many pairs traded."""
+    traded = 0
+    for i in range(parity, len(temps) - 1, 2):
+        a, b = slots[i], slots[i + 1]
+        x = (1.0 / temps[i] - 1.0 / temps[i + 1]) * (scores[b] - scores[a])
+        if x >= 0 or rng.random() < math.exp(x):
+            slots[i], slots[i + 1] = b, a
+            traded += 1
+    return traded
+
+
+Incoming = Callable[[], "tuple[Solution, float] | None"]  # lanes.Inbox.take
+
+
+def received(incoming: Incoming | None, than: int) -> Solution | None:
+    """The board `incoming` holds when it scores more than `than`, else None."""
+    got = incoming() if incoming is not None else None
+    return got[0] if got is not None and got[1] > than else None
+
+
+@dataclass
+class TemperStats:
+    moves: int = 0
+    rounds: int = 0
+    exchanges: int = 0  # pairs of chains that traded temperatures
+    restarts: int = 0
+
+
+def temper(board: Board, sol: Solution, seed: int, *, seconds: float,
+           stop: Callable[[], bool] = lambda: False,
+           on_improve: Callable[[Solution, int], None] | None = None,
+           temps: list[float], sweep: int = SWEEP, cycle: float = CYCLE,
+           focus: float = 0.5, engine: str = "auto", triples: float = 0.0,
+           blocks: float = 0.0, stats: TemperStats | None = None,
+           chains: list[Annealer] | None = None,
+           incoming: Incoming | None = None) -> tuple[Solution, int]:
+    """Parallel tempering: one chain per temperature of `temps` (all from `sol`), each
+    making `sweep` moves in turn, then neighbours exchange boards by the Metropolis rule
+    (`exchange`, even and odd pairs by turns). Every `cycle` CPU s the coldest chain restarts
+    from the best board any chain met (or from `incoming`'s board when that is better).
+    Returns that best board and its score; `chains`, when given, receives the chains."""
+    if not temps or min(temps) <= 0:
+        raise ValueError("tempering needs temperatures > 0")
+    stats = stats if stats is not None else TemperStats()
+    first = Annealer(board, sol, seed, engine)
+    chains = chains if chains is not None else []
+    chains[:] = [first] + [first.replica(seed + 7919 * (k + 1)) for k in range(len(temps) - 1)]
+    slots = list(range(len(chains)))  # slots[i]: the chain now at temps[i]
+    rng = np.random.default_rng(seed)
+    target = len(board.joins)
+    end = time.monotonic() + seconds
+    cycle_start = time.process_time()
+    leader = first
+    reported = first.best_score
+    sweep = sweep if first.compiled else max(1, sweep // 100)
+    while reported < target and time.monotonic() < end and not stop():
+        for i, t in enumerate(temps):
+            chains[slots[i]].run(sweep, t, focus, triples, blocks)
+        stats.moves += sweep * len(temps)
+        stats.exchanges += exchange([c.score for c in chains], temps, slots, rng,
+                                    stats.rounds % 2)
+        stats.rounds += 1
+        leader = max(chains, key=lambda c: c.best_score)
+        if time.process_time() - cycle_start >= cycle:
+            chains[slots[0]].restart(received(incoming, leader.best_score) or leader.best())
+            leader = max(chains, key=lambda c: c.best_score)
+            stats.restarts += 1
+            cycle_start = time.process_time()
+        if leader.best_score > reported:
+            reported = leader.best_score
+            if on_improve is not None:
+                on_improve(leader.best(), reported)
+    return leader.best(), leader.best_score
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """How a run anneals: one chain cooling from t_hot to t_cold in each cycle (replicas 1),
+    or parallel tempering over `replicas` chains from t_hot (the coldest) up to t_max;
+    `triples` of the swaps are 3-cycles, `blocks` of the moves from inner cells turn a 2x2
+    block."""
+
+    t_hot: float = T_HOT
+    t_cold: float = T_COLD
+    cycle: float = CYCLE
+    replicas: int = REPLICAS
+    t_max: float = T_MAX
+    triples: float = TRIPLES
+    blocks: float = BLOCKS
+    focus: float = 0.5
+
+    def search(self, board: Board, sol: Solution, seed: int, *, seconds: float,
+               stop: Callable[[], bool] = lambda: False,
+               on_improve: Callable[[Solution, int], None] | None = None,
+               stats: TemperStats | None = None,
+               incoming: Incoming | None = None) -> tuple[Solution, int]:
+        """The best board met from `sol` and its score (never worse than `sol`)."""
+        if self.replicas > 1:
+            return temper(board, sol, seed, seconds=seconds, stop=stop, on_improve=on_improve,
+                          temps=ladder(self.t_hot, self.t_max, self.replicas),
+                          cycle=self.cycle, focus=self.focus, triples=self.triples,
+                          blocks=self.blocks, stats=stats, incoming=incoming)
+        return anneal(board, sol, seed, seconds=seconds, stop=stop, on_improve=on_improve,
+                      t_hot=self.t_hot, t_cold=self.t_cold, cycle=self.cycle,
+                      focus=self.focus, triples=self.triples, blocks=self.blocks,
+                      incoming=incoming)
 
 
 def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solution:
@@ -148,7 +299,8 @@ def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solutio
 
 
 # --- the fallback --------------------------------------------------------------------------
-def py_run(arrays: tuple, moves: int, temp: float, focus: float) -> int:
+def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0,
+           blocks: float = 0.0) -> int:
     """The loop of `_anneal.c` in Python, move for move the same kinds (not the same draws)."""
     col, nb, amask, movable, klass, pcs, rts, bpcs, brts, state = arrays
     npieces = int(state[3])
@@ -168,12 +320,40 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float) -> int:
                 k += x != 0 and x == shown(o, (s + 2) % 4)
         return k
 
+    def side_of(a: int, b: int) -> int:
+        return next((s for s in range(4) if nb[a * 4 + s] == b), -1)
+
+    def joined(a: int, b: int, side: int) -> int:
+        if side < 0:
+            return 0
+        x = shown(a, side)
+        return int(x != 0 and x == shown(b, (side + 2) % 4))
+
     def pair_score(a: int, b: int, side: int) -> int:
-        k = cell_score(a) + cell_score(b)
-        if side >= 0:
-            x = shown(a, side)
-            k -= x != 0 and x == shown(b, (side + 2) % 4)
-        return k
+        return cell_score(a) + cell_score(b) - joined(a, b, side)
+
+    inner = {int(c) for c in movable if klass[c] == 2}
+
+    def block_at(a: int, west: int, north: int) -> list[int] | None:
+        """The 2x2 block of movable inner cells with `a` at a corner, clockwise from its
+        top-left (see block_at in _anneal.c)."""
+        c = a
+        for side, step in ((3, west), (0, north)):
+            if step and c >= 0:
+                c = int(nb[c * 4 + side])
+        if c not in inner:
+            return None
+        b, e = int(nb[c * 4 + 1]), int(nb[c * 4 + 2])
+        d = int(nb[b * 4 + 2]) if b >= 0 else -1
+        return [c, b, d, e] if {b, d, e} <= inner else None
+
+    def quad_score(q: list[int]) -> int:
+        return sum(cell_score(x) for x in q) - sum(
+            joined(q[k], q[(k + 1) % 4], side_of(q[k], q[(k + 1) % 4])) for k in range(4))
+
+    def trio_score(a: int, b: int, c: int) -> int:
+        return cell_score(a) + cell_score(b) + cell_score(c) - joined(a, b, side_of(a, b)) \
+            - joined(b, c, side_of(b, c)) - joined(a, c, side_of(a, c))
 
     def rotations(c: int) -> list[int]:
         mask = int(amask[c * npieces + pcs[c]])
@@ -207,7 +387,37 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float) -> int:
             a = int(rng.choice(movable))
         kl = int(klass[a])
         pa, oa = int(pcs[a]), int(rts[a])
-        if kl == 2 and (len(byclass[kl]) < 2 or rng.integers(8) == 0):
+        turn = kl == 2 and (len(byclass[kl]) < 2 or rng.integers(8) == 0)
+        if kl == 2 and blocks and rng.random() < blocks:
+            way = int(rng.integers(8))
+            q = block_at(a, way & 1, way >> 1 & 1)
+            if q is None:
+                continue
+            old = [(x, int(pcs[x]), int(rts[x])) for x in q]
+            before = quad_score(q)
+            step = 1 if way >> 2 & 1 else 3  # a quarter clockwise, or anticlockwise
+            for k, (_, p, r) in enumerate(old):
+                pcs[q[(k + step) % 4]], rts[q[(k + step) % 4]] = p, (r + step) % 4
+            fits = all(int(amask[x * npieces + pcs[x]]) >> int(rts[x]) & 1 for x in q)
+            delta = quad_score(q) - before if fits else 0
+            if not fits or not take(delta):
+                for x, p, r in old:
+                    pcs[x], rts[x] = p, r
+                continue
+        elif not turn and len(byclass[kl]) >= 3 and triples and rng.random() < triples:
+            b, c = (int(x) for x in rng.choice([x for x in byclass[kl] if x != a], 2,
+                                                replace=False))
+            old = [(x, int(pcs[x]), int(rts[x])) for x in (a, b, c)]
+            before = trio_score(a, b, c)
+            pcs[b], pcs[c], pcs[a] = old[0][1], old[1][1], old[2][1]
+            for x in (a, b, c):
+                best_turns([x], -1)
+            delta = trio_score(a, b, c) - before
+            if not take(delta):
+                for x, p, r in old:
+                    pcs[x], rts[x] = p, r
+                continue
+        elif turn:
             before = cell_score(a)
             best_turns([a], -1, skip=oa)
             delta = cell_score(a) - before
@@ -221,7 +431,7 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float) -> int:
             while b == a:
                 b = int(rng.choice(byclass[kl]))
             pb, ob = int(pcs[b]), int(rts[b])
-            side = next((s for s in range(4) if nb[a * 4 + s] == b), -1)
+            side = side_of(a, b)
             before = pair_score(a, b, side)
             pcs[a], pcs[b] = pb, pa
             if side >= 0:

@@ -31,7 +31,7 @@ from ortools.graph.python import linear_sum_assignment
 from ortools.sat.python import cp_model
 
 from ...core import squaregrid as sq
-from ...core.options import Option, Options, fraction, non_negative, seconds
+from ...core.options import Option, Options, as_is, fraction, non_negative, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .breakscan import BREAK_OPTIONS
 from .instance import EdgeInstance
@@ -419,9 +419,19 @@ OPTIONS = Options(
     BREAK_OPTIONS,
     Option("anneal", bool, True, "after the start board, simulated annealing over swaps and "
            "turns (on); off: the exact repairs (assignment, CP-SAT regions, row searches)"),
-    Option("temperature", non_negative, None, "annealing temperature in joins (0.19)"),
-    Option("t_cold", non_negative, None, "temperature at the end of a cycle (--temperature)"),
-    Option("cycle", seconds, None, "CPU s per annealing cycle, each from the best board (30)"),
+    Option("temperature", non_negative, None, "annealing temperature in joins (0.19); with "
+           "--replicas above 1 the coldest chain's (0.14)"),
+    Option("t_cold", non_negative, None, "temperature at the end of a cycle (--temperature; "
+           "one chain only)"),
+    Option("cycle", seconds, None, "CPU s per annealing cycle, each from the best board (30; "
+           "replicas: the coldest chain restarts from the best board met)"),
+    Option("replicas", positive_int, None, "chains of parallel tempering from --temperature up "
+           "to --t-max, neighbours exchanging boards (1: one chain)"),
+    Option("t_max", non_negative, None, "the hottest chain's temperature (0.3)"),
+    Option("triples", fraction, None, "share of the annealing's swaps made 3-cycles of one "
+           "class (0)"),
+    Option("blocks", fraction, None, "share of the annealing's moves from an inner cell that "
+           "turn a 2x2 block of inner pieces a quarter, keeping its four inner joins (0)"),
     Option("renew", seconds, None, "CPU s without a gain before the annealing takes a new "
            "break-search start board (90)"),
     Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
@@ -432,7 +442,10 @@ OPTIONS = Options(
            "s of break search for the start board (annealing: CPU s, default a tenth of the "
            "limit, at most 10; repairs: a tenth of the limit, at most 20)"),
     Option("patience", seconds, None, "CPU s without a gain that end a descent (10)"),
+    Option("inbox", as_is, help="the portfolio's boards from the other lanes (hybrid.lanes)",
+           internal=True),
 )
+SCHEDULE_OPTIONS = ("temperature", "t_cold", "cycle", "replicas", "t_max", "triples", "blocks")
 KICK = 12  # cells shuffled by a kick when a descent has stalled; 4 more per failed kick
 KICK_MAX = 36
 SLACK = 2  # a descent's board replaces the base when at most this far below it
@@ -508,6 +521,27 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     return solve_repairs(inst, opts)
 
 
+def schedule_of(params: dict):
+    """The annealing schedule (anneal.Schedule) the options ask for."""
+    from . import anneal
+
+    replicas = OPTIONS.value(params, "replicas") or anneal.REPLICAS
+    triples, blocks = OPTIONS.value(params, "triples"), OPTIONS.value(params, "blocks")
+    t_hot = _number(params, "temperature", anneal.T_HOT if replicas == 1 else anneal.T_LOW,
+                    0.0, 100.0)
+    t_max = _number(params, "t_max", max(t_hot, anneal.T_MAX), 0.0, 100.0)
+    if replicas > 1 and not 0 < t_hot <= t_max:
+        from ...core.errors import InputError
+
+        raise InputError(f"--replicas {replicas} needs 0 < --temperature <= --t-max, got "
+                         f"{t_hot:g} and {t_max:g}")
+    return anneal.Schedule(
+        t_hot=t_hot, t_cold=_number(params, "t_cold", min(t_hot, anneal.T_COLD), 0.0, 100.0),
+        cycle=_number(params, "cycle", anneal.CYCLE, 0.1, 1e9), replicas=replicas,
+        t_max=t_max, triples=anneal.TRIPLES if triples is None else triples,
+        blocks=anneal.BLOCKS if blocks is None else blocks)
+
+
 def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     """Break-search start, then cooling cycles of simulated annealing, each from the best
     board; after `renew` CPU seconds without a gain, a new break-search board (a new seed)
@@ -521,9 +555,7 @@ def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     limit = opts.remaining()  # the process's start-up counted
     end = None if limit is None else t0 + limit
     start_time = _number(p, "start_time", min(10.0, 0.1 * limit) if limit else 10.0, 0, 1e9)
-    t_hot = _number(p, "temperature", anneal.T_HOT, 0.0, 100.0)
-    t_cold = _number(p, "t_cold", min(t_hot, anneal.T_COLD), 0.0, 100.0)
-    cycle = _number(p, "cycle", anneal.CYCLE, 0.1, 1e9)
+    sched = schedule_of(p)
     renew = _number(p, "renew", RENEW, 0.1, 1e9)
     board = Board(inst, opts.fix)
 
@@ -551,12 +583,15 @@ def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         return opts.stopped() or time.process_time() - last_gain > renew
 
     current = best
+    tempering = anneal.TemperStats()
+    inbox = p.get("inbox")
+    incoming = None if inbox is None else inbox.take
     while best_score < joins and not opts.stopped() and \
             (end is None or time.perf_counter() < end):
         left = 1e9 if end is None else max(0.05, end - time.perf_counter())
         last_gain = time.process_time()
-        anneal.anneal(board, current, opts.seed + 7919 * starts, seconds=left, stop=stale,
-                      on_improve=on_improve, t_hot=t_hot, t_cold=t_cold, cycle=cycle)
+        sched.search(board, current, opts.seed + 7919 * starts, seconds=left, stop=stale,
+                     on_improve=on_improve, stats=tempering, incoming=incoming)
         if opts.stopped() or (end is not None and time.perf_counter() >= end):
             break
         fresh = replace(opts, seed=opts.seed + 7919 * starts, hint=None,
@@ -566,8 +601,13 @@ def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
             break
         starts += 1
         on_improve(current, board.score(*board.arrays(current)))
-    out = {"solver": "lns", "method": "anneal", "temperature": [t_hot, t_cold],
-           "starts": starts, "seconds": round(time.perf_counter() - t0, 4),
+    out = {"solver": "lns", "method": "anneal", "replicas": sched.replicas,
+           "temperature": [sched.t_hot, sched.t_max if sched.replicas > 1 else sched.t_cold],
+           "triples": sched.triples, "blocks": sched.blocks, "starts": starts,
+           **({"exchanges": tempering.exchanges, "moves": tempering.moves}
+              if sched.replicas > 1 else {}),
+           **({"received": inbox.received} if inbox is not None else {}),
+           "seconds": round(time.perf_counter() - t0, 4),
            "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if best_score == joins else Status.FEASIBLE
     return Outcome(status, best, best_score, joins if status == Status.SOLVED else None, out)

@@ -12,7 +12,8 @@ Options: every GA option (ga.py; the tuned preset unless --preset says otherwise
 `memetic_every` (generations between repairs), `memetic_seconds` (time per repair or child),
 `seeds` (break-search boards to start from, besides a complete board given as the hint), the
 break search's `breaks` / `break_from`, `anneal` (on|off), and the pool's `pool`,
-`member_seconds` and `start_time`.
+`member_seconds` and `start_time`; the annealing's schedule takes the LNS lane's options
+(`temperature`, `replicas`, `t_max`, `triples`...).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ OPTIONS = Options(
     engine.preset_option(ga.PRESETS, "tuned"),
     breakscan.BREAK_OPTIONS,
     lns.OPTIONS["anneal"],
+    *(lns.OPTIONS[name] for name in (*lns.SCHEDULE_OPTIONS, "inbox")),
     Option("memetic_every", positive_int, None, "generations between repairs of the best "
            "board (1 when annealing, else 5)"),
     Option("memetic_seconds", seconds, None, "s per repair of the best board (5)"),
@@ -99,6 +101,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     enc, cfg = ga.build(inst, replace(opts, params=ga_params))
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)
+    sched = lns.schedule_of(p)
     shown = [-1.0]
 
     def offer(sol: Solution, fit: float, source: str) -> None:
@@ -109,8 +112,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
         if annealing:  # the LNS lane's annealing (docs/hybrid.md: it beats the exact repairs)
-            out, score = anneal.anneal(board, sol, int(rng.integers(1 << 30)), seconds=left,
-                                       stop=opts.stopped)
+            out, score = sched.search(board, sol, int(rng.integers(1 << 30)), seconds=left,
+                                      stop=opts.stopped)
         else:
             out, score = lns.improve(board, sol, rng, time_limit=left, stop=opts.stopped)
         return out, float(score)
@@ -157,6 +160,7 @@ def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
     start_cpu = float(lns._number(p, "start_time", START_SECONDS, 0.0, 1e9))
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)
+    sched = lns.schedule_of(p)
     shown = [-1]
 
     def out_of_time() -> bool:
@@ -170,9 +174,9 @@ def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
     def annealed(sol: Solution, cpu: float, source: str) -> tuple[Solution, float]:
         budget = anneal.CpuBudget(cpu)
         wall = 1e9 if end is None else max(0.01, end - time.perf_counter())
-        out, score = anneal.anneal(board, sol, int(rng.integers(1 << 30)), seconds=wall,
-                                   stop=lambda: opts.stopped() or budget.is_set(),
-                                   on_improve=lambda s, k: offer(s, k, source))
+        out, score = sched.search(board, sol, int(rng.integers(1 << 30)), seconds=wall,
+                                  stop=lambda: opts.stopped() or budget.is_set(),
+                                  on_improve=lambda s, k: offer(s, k, source))
         return out, float(score)
 
     members: list[tuple[Solution, float]] = []
@@ -200,17 +204,20 @@ def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
 
     log = memetic.PoolLog()
     joins = len(board.joins)
+    inbox = p.get("inbox")
     if not members:
         return Outcome(Status.TIMEOUT, stats={"solver": "memetic", "stopped": "no start board "
                                               "within the limit"})
     final = memetic.evolve_pool(members, child,
                                 lambda s, _f: annealed(s, child_cpu, "lns"), rng,
-                                stop=out_of_time, log=log, target=joins)
+                                stop=out_of_time, log=log, target=joins,
+                                incoming=None if inbox is None else inbox.take)
     sol, score = final[0][0], int(final[0][1])
     stats = {"solver": "memetic", "method": "pool", "pool": size,
              "first_scores": [int(f) for _, f in members],
              "final_scores": [int(f) for _, f in final], "children": log.children,
              "kept": log.kept, "gains": log.gains, "duplicates": log.duplicates,
+             "received": log.received,
              "seconds": round(time.perf_counter() - t0, 4),
              "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if score == joins else Status.FEASIBLE
