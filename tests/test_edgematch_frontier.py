@@ -61,6 +61,33 @@ def test_search_hint_reaches_cpsat_as_a_complete_board():
     assert data["stats"]["solution_info"] == "complete_hint"
 
 
+@pytest.mark.parametrize(("size", "params", "want"), [
+    (7, {}, 30.0),  # the rule: boards from 7x7, half the time limit
+    (6, {}, 0.0),
+    (7, {"presearch": "0"}, 0.0),  # switched off through the options table
+    (5, {"presearch": "2"}, 2.0),
+])
+def test_presearch_seconds_follow_the_board_size_rule(size, params, want):
+    from tilesolve.families.edgematch import presearch
+    from tilesolve.families.edgematch.generate import generate_text
+    from tilesolve.families.edgematch.parse import read_instance as read
+
+    inst = read("gen.txt", text=generate_text(seed=1, size=str(size)))
+    opts = SolveOptions(time_limit=60, params=cpsat.OPTIONS.validate(params, "cpsat"))
+    assert presearch.seconds(inst, opts) == pytest.approx(want, abs=0.5)
+    assert presearch.seconds(inst, SolveOptions(objective="matches", params=params)) == 0.0
+
+
+def test_default_cpsat_and_sat_run_the_search_first_on_a_7x7():
+    for backend in ("cpsat", "sat"):
+        code, data = solve_json(str(INSTANCES / "e2_niang_7x7_p7.txt"), "--backend", backend,
+                                "--time-limit", "120")
+        assert code == 0 and data["verified"] and data["stats"]["presearch"] == "board"
+    code, data = solve_json(str(INSTANCES / "e2_5x5.txt"), "--backend", "cpsat",
+                            "--time-limit", "120")
+    assert code == 0 and data["verified"] and "presearch" not in data["stats"]
+
+
 @pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default",
                                      "search default"])
 def test_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import threading
@@ -11,8 +12,6 @@ from enum import Enum
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from .core.errors import InputError
 from .core.family import get_family, load_instance
@@ -24,8 +23,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Exact and hybrid solvers for tile and hex puzzles.",
 )
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)  # one-line errors stay one line
+
+
+@functools.cache
+def console(stderr: bool = False):
+    """The terminal writer on stdout or stderr (soft wrap: one-line errors stay one line).
+    Rich is imported at the first print through it: a --json solve never prints through it,
+    and the import cost 0.1 CPU s of every start."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, soft_wrap=True)
 
 
 def _print_version(value: bool) -> None:
@@ -317,31 +324,31 @@ def _write_outputs(result, family, inst, out_file: Path | None, render: Path | N
 def _wrote(*paths: Path | str) -> None:
     """Say on stderr which files a command wrote (stdout stays the result's)."""
     for path in paths:
-        err.print(f"wrote {path}", highlight=False, markup=False)
+        console(stderr=True).print(f"wrote {path}", highlight=False, markup=False)
 
 
 def _print_result(result) -> None:
     colour = {"solved": "green", "feasible": "yellow", "infeasible": "red"}.get(
         result.status.value, "red"
     )
-    out.print(f"[{colour}]{result.status.value}[/{colour}]", end="")
-    out.print(result.headline()[len(result.status.value):], highlight=False, markup=False)
+    console().print(f"[{colour}]{result.status.value}[/{colour}]", end="")
+    console().print(result.headline()[len(result.status.value):], highlight=False, markup=False)
     if result.stats.get("reason"):  # a proof of infeasibility anyone can check
         before = " (a count made before any solver ran)" if result.stats.get("proved_by") \
             == "precheck" else ""
-        out.print(f"why: {result.stats['reason']}{before}", highlight=False, markup=False)
+        console().print(f"why: {result.stats['reason']}{before}", highlight=False, markup=False)
     if result.stats.get("winner"):
-        out.print(f"winner: {result.stats['winner']}")
+        console().print(f"winner: {result.stats['winner']}")
     where = result.stats.get("best_from")
     if isinstance(where, dict):  # islands
-        out.print(f"best from island {where['island']} ({where['method']}, found by "
+        console().print(f"best from island {where['island']} ({where['method']}, found by "
                   f"{where['source']}) in epoch {where['epoch']}")
     if result.text:
         _print_board(result.text, result.legend)
     for v in result.violations or []:
-        out.print(f"  {v['kind']}: {v['message']}", highlight=False, markup=False)
+        console().print(f"  {v['kind']}: {v['message']}", highlight=False, markup=False)
     if result.stats.get("error"):
-        err.print(f"error: {result.stats['error']}", highlight=False, markup=False)
+        console(stderr=True).print(f"error: {result.stats['error']}", highlight=False, markup=False)
 
 
 def _print_board(text: str, legend: str | None) -> None:
@@ -350,11 +357,11 @@ def _print_board(text: str, legend: str | None) -> None:
 
     summary = board_summary(text, terminal_columns())
     if summary is not None:
-        out.print(summary, highlight=False, markup=False)
+        console().print(summary, highlight=False, markup=False)
         return
     if legend:
-        out.print(f"legend: {legend}", highlight=False, markup=False, style="dim")
-    out.print(text.rstrip("\n"), highlight=False, markup=False)
+        console().print(f"legend: {legend}", highlight=False, markup=False, style="dim")
+    console().print(text.rstrip("\n"), highlight=False, markup=False)
 
 
 @app.command()
@@ -381,9 +388,9 @@ def verify(
     if as_json:
         print(json.dumps({"instance": str(instance), "family": family.name, **report.to_json()}))
     else:
-        out.print(report.summary(), highlight=False)
+        console().print(report.summary(), highlight=False)
         for v in report.violations:
-            out.print(f"  {v.kind}: {v.message}", highlight=False, markup=False)
+            console().print(f"  {v.kind}: {v.message}", highlight=False, markup=False)
     raise typer.Exit(0 if report.ok else 1)
 
 
@@ -399,10 +406,12 @@ def info(
     if as_json:
         print(json.dumps(data))
         return
+    from rich.table import Table
+
     table = Table(show_header=False, title=str(instance))
     for k, v in data.items():
         table.add_row(k, str(v))
-    out.print(table)
+    console().print(table)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -453,8 +462,9 @@ def export(
 
     family, inst = load_instance(instance, fmt)
     params = _extra_options(ctx.args)
-    out.print(write_model(family, inst, to.value, output, objective.value if objective else None,
-                          params), highlight=False)
+    text = write_model(family, inst, to.value, output, objective.value if objective else None,
+                       params)
+    console().print(text, highlight=False)
 
 
 @app.command("render")
@@ -495,6 +505,8 @@ def options_cmd(
 ) -> None:
     """List the options of a backend, the portfolio, the islands or a generator: type,
     default and meaning (`-` as default: the backend decides, as the meaning says)."""
+    from rich.table import Table
+
     from .option_pages import note, pages
 
     for title, table in pages(name, generator or family):
@@ -504,7 +516,7 @@ def options_cmd(
             grid.add_column(column, overflow="fold")
         for row in table.rows():
             grid.add_row(*row)
-        out.print(grid if table.public() else f"{title}: no options", highlight=False)
+        console().print(grid if table.public() else f"{title}: no options", highlight=False)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -544,11 +556,13 @@ def bench(
         [str(i) for i in instances], names, seeds, budget, out_csv, out_json, plot, scheduler,
         jobs,
     )
+    from rich.console import Console
+
     # piped: keep rows whole (print(width=) cannot exceed the console's own 80 columns)
-    (out if out.is_terminal else Console(width=160)).print(table(summary))
+    (console() if console().is_terminal else Console(width=160)).print(table(summary))
     for path in (out_csv, out_json, plot):
         if path:
-            out.print(f"wrote {path}")
+            console().print(f"wrote {path}")
 
 
 JSON_COMMANDS = ("solve", "verify", "info")  # commands whose --json is a flag, not a file
@@ -563,7 +577,7 @@ def _fail(code: int, status: str, message: str, as_json: bool, exc: InputError |
     """One line on stderr; with --json also the one JSON object on stdout, then exit."""
     _claim()
     prefix = {"bad-input": "error: ", "error": "internal error: "}.get(status, "")
-    err.print(prefix + message, highlight=False, markup=False)
+    console(stderr=True).print(prefix + message, highlight=False, markup=False)
     if as_json:
         obj = {"status": status, "error": message, "exit_code": code}
         if exc is not None:

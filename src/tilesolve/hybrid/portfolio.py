@@ -155,6 +155,10 @@ class Config:
             owner = "milp" if str(solver).lower() in ("cbc", "highs") else "sat"
             if backend == owner:
                 out["solver"] = solver
+        if "search" in self.backends and backend != "search":
+            # the search races in its own lane: a model would run it again first (a lane
+            # takes only the options its backend declares, so the others never see this)
+            out.setdefault("presearch", 0)
         return out
 
 

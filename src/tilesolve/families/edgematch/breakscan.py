@@ -22,9 +22,10 @@ import numpy as np
 from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
-from ...core.options import Option, Options, count
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
+from .placements import placement_rows
 
 try:
     from . import _breakscan
@@ -60,35 +61,6 @@ def default_schedule(inst: EdgeInstance) -> Schedule:
     return Schedule(max(1, round(0.7 * cells)), start)
 
 
-def placement_rows(inst: EdgeInstance) -> np.ndarray:
-    """(cell, piece0, rot, W, N, E, S) for every placement the frame rule and the fixed
-    pieces allow, one per distinct look of a piece (numpy: E2 takes 0.1 s, not 4 s)."""
-    col = np.array([[inst.edges(p + 1, r) for r in range(4)] for p in range(inst.n)])
-    grey = col == 0  # (piece, rot, side)
-    fixed_pieces = {p - 1 for p, _ in inst.fixed.values()}
-    free = np.array([p not in fixed_pieces for p in range(inst.n)])
-    # a rotation showing the same look as a smaller one adds nothing
-    dup = np.zeros((inst.n, 4), dtype=bool)
-    for r in range(1, 4):
-        for q in range(r):
-            dup[:, r] |= (col[:, r] == col[:, q]).all(axis=1)
-    out = []
-    for i, cell in enumerate(inst.cells()):
-        if cell in inst.fixed:
-            p, r = inst.fixed[cell]
-            ok = np.zeros((inst.n, 4), dtype=bool)
-            ok[p - 1, r] = True
-        else:
-            frame = np.array([s in sq.frame_sides(cell, inst.width, inst.height)
-                              for s in sq.SIDES])
-            ok = (grey == frame).all(axis=2) & free[:, None] & ~dup
-        p, r = np.nonzero(ok)
-        e = col[p, r]
-        out.append(np.column_stack([np.full(len(p), i), p, r, e[:, sq.W], e[:, sq.N],
-                                    e[:, sq.E], e[:, sq.S]]))
-    return np.concatenate(out).astype(np.int32)
-
-
 class BreakTables:
     """Candidates per cell and their three bucket indexes (W+N, W, N), before ordering."""
 
@@ -105,7 +77,8 @@ class BreakTables:
         self.ncol = int(max(max(e) for e in inst.pieces)) + 1
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
-        self.rows = placement_rows(base)  # (cell, piece0, rot, W, N, E, S)
+        # (cell, piece0, rot, W, N, E, S)
+        self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
         self.rot = np.ascontiguousarray(self.rows[:, 2])
         self.cand = tuple(np.ascontiguousarray(self.rows[:, k]) for k in (1, 3, 4, 5, 6))
         cell, cw, cn = self.rows[:, 0].astype(np.int64), self.rows[:, 3], self.rows[:, 4]
@@ -336,12 +309,6 @@ def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
 
 
 # --- the backend (`--backend search --objective matches`) -------------------------------------
-BREAK_OPTIONS = Options(
-    Option("breaks", count, None, "mismatched joins allowed at first (default: by board size)"),
-    Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
-           "size)"))
-
-
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     """`--breaks N --break-from ROW`, each defaulting to default_schedule's."""
     sched = default_schedule(inst)

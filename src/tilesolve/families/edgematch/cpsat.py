@@ -11,7 +11,8 @@ Rules, as the model states them:
 Two additions, both options: `--order rowscan` makes CP-SAT branch on the cells in the
 search backend's order (row by row, piece then rotation) with its fixed search, and
 `--presearch S` first runs the rowscan search for S seconds and hands its board to CP-SAT
-as a hint (on Brendan's hardest 7x7 CP-SAT alone finds nothing in 600 s, either way).
+as a hint (on Brendan's hardest 7x7 CP-SAT alone finds nothing in 600 s, either way); unset,
+it is on for boards from 7x7 (presearch.py).
 """
 
 from __future__ import annotations

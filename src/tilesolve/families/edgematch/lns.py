@@ -33,7 +33,7 @@ from ortools.sat.python import cp_model
 from ...core import squaregrid as sq
 from ...core.options import Option, Options, as_is, fraction, non_negative, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from .breakscan import BREAK_OPTIONS
+from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 
 CLASSES = ("corner", "border", "inner")

@@ -29,6 +29,7 @@ from ...core.options import Option, Options, count, non_negative, positive_int, 
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
 from . import anneal, breakscan, ga, lns
+from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 
 POOL = 4
@@ -37,7 +38,7 @@ START_SECONDS = 5.0
 OPTIONS = Options(
     ga.OPTIONS,
     engine.preset_option(ga.PRESETS, "tuned"),
-    breakscan.BREAK_OPTIONS,
+    BREAK_OPTIONS,
     lns.OPTIONS["anneal"],
     *(lns.OPTIONS[name] for name in (*lns.SCHEDULE_OPTIONS, "inbox")),
     Option("memetic_every", positive_int, None, "generations between repairs of the best "

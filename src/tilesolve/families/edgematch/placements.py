@@ -15,6 +15,37 @@ from ...core.result import Solution
 from .instance import Cell, EdgeInstance
 
 Placement = tuple[Cell, int, int]  # (cell, piece, rot)
+Row = tuple[int, int, int, int, int, int, int]  # (cell index, piece - 1, rot, W, N, E, S)
+
+
+def placement_rows(inst: EdgeInstance) -> list[Row]:
+    """(cell index, piece - 1, rot, W, N, E, S) for every placement the frame rule and the
+    fixed pieces allow, one per distinct look of a piece, cell by cell in `inst.cells()`
+    order, then by piece and rotation. The looks that fit are found once per set of frame
+    sides (nine at most), then copied to each cell: 0.2 s on the 16x16, without NumPy."""
+    fixed_pieces = {p for p, _ in inst.fixed.values()}
+    looks = []  # (piece - 1, rot, (N, E, S, W)), one per distinct look
+    for p in range(1, inst.n + 1):
+        seen: set = set()
+        for r in range(4):
+            e = inst.edges(p, r)
+            if e not in seen and p not in fixed_pieces:
+                seen.add(e)
+                looks.append((p - 1, r, e))
+    fitting: dict[frozenset, list[tuple]] = {}
+    out: list[Row] = []
+    for i, cell in enumerate(inst.cells()):
+        if cell in inst.fixed:
+            p, r = inst.fixed[cell]
+            n, e, s, w = inst.edges(p, r)
+            out.append((i, p - 1, r, w, n, e, s))
+            continue
+        frame = frozenset(sq.frame_sides(cell, inst.width, inst.height))
+        if frame not in fitting:
+            fitting[frame] = [(p, r, e[sq.W], e[sq.N], e[sq.E], e[sq.S]) for p, r, e in looks
+                              if all((e[k] == 0) == (k in frame) for k in sq.SIDES)]
+        out += [(i, *row) for row in fitting[frame]]
+    return out
 
 
 class PlacementTable:

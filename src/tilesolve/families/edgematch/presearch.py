@@ -2,8 +2,11 @@
 
 On Brendan's hardest 7x7 the rowscan finds a board in 0.7-2 CPU s while CP-SAT alone finds
 none in 600 s and CaDiCaL needs about 30 CPU s; handed the board as hint (CP-SAT) or phases
-(SAT), the model confirms it at once. `--presearch S` (seconds, 0 = off) turns it on for
-the cpsat and sat backends; a search that exhausts its tree is already a proof.
+(SAT), the model confirms it at once. `--presearch S` (seconds, 0 = off) sets it for the
+cpsat and sat backends; a search that exhausts its tree is already a proof. Left unset, it
+is on for satisfaction boards at least AUTO_SIDE cells wide and tall, for half the time
+limit (AUTO_SECONDS without one); below that size CP-SAT and CaDiCaL find boards themselves
+within seconds and the search first cost them 0.1-0.4 CPU s (docs/edgematch_frontier.md).
 """
 
 from __future__ import annotations
@@ -14,15 +17,28 @@ from ...core.options import Option, non_negative
 from ...core.result import Outcome, SolveOptions, Status
 from .instance import EdgeInstance
 
-PRESEARCH = Option("presearch", non_negative, 0.0,
+AUTO_SIDE = 7
+AUTO_SHARE = 0.5  # of the time limit: the rest is the model's, to confirm or go on alone
+AUTO_SECONDS = 60.0  # with no time limit
+PRESEARCH = Option("presearch", non_negative, None,
                    "seconds of rowscan search first, its board handed over as the model's "
-                   "hint (0: off); a search that exhausts its tree is a proof")
+                   f"hint (0: off; default: half the time limit, {AUTO_SECONDS:g} s without "
+                   f"one, on boards from {AUTO_SIDE}x{AUTO_SIDE}); a search that exhausts "
+                   "its tree is a proof")
 
 
-def seconds(opts: SolveOptions) -> float:
-    """`--presearch S`; 0 when the run optimises or the caller gave its own hint."""
-    val = non_negative(opts.params.get("presearch") or 0)
-    return 0.0 if (opts.objective or opts.hint) else val
+def seconds(inst: EdgeInstance, opts: SolveOptions) -> float:
+    """`--presearch S`, else the size rule; 0 when the run optimises or the caller gave its
+    own hint."""
+    if opts.objective or opts.hint:
+        return 0.0
+    given = PRESEARCH.convert(opts.params.get("presearch"))
+    if given is not None:
+        return given
+    if min(inst.width, inst.height) < AUTO_SIDE:
+        return 0.0
+    left = opts.remaining()
+    return AUTO_SECONDS if left is None else AUTO_SHARE * left
 
 
 def run(inst: EdgeInstance, opts: SolveOptions, budget: float) -> Outcome | None:
@@ -41,7 +57,7 @@ def run(inst: EdgeInstance, opts: SolveOptions, budget: float) -> Outcome | None
 def hinted(inst: EdgeInstance, opts: SolveOptions) -> tuple[SolveOptions, Outcome | None, str]:
     """(options carrying the search's board as hint, an infeasibility proof or None, what the
     presearch gave: '' when off, 'board' or 'nothing')."""
-    budget = seconds(opts)
+    budget = seconds(inst, opts)
     if budget <= 0:
         return opts, None, ""
     found = run(inst, opts, budget)

@@ -19,16 +19,16 @@ board it meets.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import replace
-
-import numpy as np
 
 from ...backends import search as runner
 from ...core import squaregrid as sq
 from ...core.options import NO_SYMMETRY, Options
 from ...core.result import Outcome, Solution, SolveOptions
-from .breakscan import BREAK_OPTIONS, placement_rows
+from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
+from .placements import placement_rows
 
 try:
     from . import _rowscan
@@ -39,10 +39,14 @@ OPEN, SCAN, BACK = 0, 1, 2
 RESTART_UNIT = 200_000  # nodes in a Luby restart unit (--restart 0: never restart)
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
                   BREAK_OPTIONS)
+MASK64 = (1 << 64) - 1
 
 
 class RowscanTables:
-    """Candidate buckets for every cell, in row-major order, before any value ordering."""
+    """Candidate buckets for every cell, in row-major order, before any value ordering.
+
+    Plain `array`s (the buffers the C core borrows), built without NumPy: its import was 0.2
+    of the 0.6-1.1 CPU s a whole run on Brendan's 7x7 took."""
 
     def __init__(
         self,
@@ -61,33 +65,42 @@ class RowscanTables:
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         anchor = self._anchor(inst) if symmetry and not fixed else None
-        # every placement the frame rule and the fixed pieces allow (numpy: the Python loop
-        # took 4-12 s on the 16x16, longer than short time limits), one per distinct look
-        rows = placement_rows(base)
-        cell, piece, rot = rows[:, 0], rows[:, 1], rows[:, 2]
-        e = rows[:, 3:7]  # W, N, E, S
-        keep = np.ones(len(rows), dtype=bool)
-        for side, col in ((sq.E, 5), (sq.S, 6)):
-            need = self._needs(base, side)
-            keep &= (need[cell] < 0) | (rows[:, col] == need[cell])
-        if anchor:
-            allowed = np.array([self.cells.index(c) for c in anchor[1]])
-            keep &= (piece != anchor[0] - 1) | np.isin(cell, allowed)
-        want = np.full((self.ncells, 2), -1, dtype=np.int64)
-        for c, (p, r) in (hint or {}).items():
-            if c in self.index:
-                want[self.index[c]] = (p - 1, r)
-        hinted = (want[cell, 0] == piece) & (want[cell, 1] == rot)
-        bucket = cell * self.nkeys + e[:, 0] * self.ncol + e[:, 1]
-        table = np.column_stack([bucket, ~hinted, piece, rot, e[:, 2], e[:, 3]])[keep]
-        table = table.astype(np.int32).reshape(-1, 6)
-        self.table = table[np.lexsort((table[:, 1], table[:, 0]))]
-        sizes = np.bincount(self.table[:, 0], minlength=self.ncells * self.nkeys)
-        self.start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int32)
-        self.left = np.array([i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)],
-                             dtype=np.int32)
-        self.up = np.array([i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)],
-                           dtype=np.int32)
+        first, allowed = (anchor[0] - 1, {self.index[c] for c in anchor[1]}) if anchor \
+            else (-1, set())
+        need_e, need_s = self._needs(base, sq.E), self._needs(base, sq.S)
+        want = {self.index[c]: (p - 1, r) for c, (p, r) in (hint or {}).items()
+                if c in self.index}
+        # bucket (cell, west, north) -> its placements in table order
+        groups: list[dict[int, list]] = [{} for _ in range(self.ncells)]
+        for row in placement_rows(base):
+            i, p, r, cw, cn, ce, cs = row
+            if (need_e[i] >= 0 and ce != need_e[i]) or (need_s[i] >= 0 and cs != need_s[i]):
+                continue
+            if p == first and i not in allowed:
+                continue
+            groups[i].setdefault(cw * self.ncol + cn, []).append(row)
+        sizes = [0] * (self.ncells * self.nkeys)
+        table: list[tuple] = []  # the rows, bucket by bucket
+        keep: list[int] = []  # 1: a hinted placement, first in its bucket whatever the seed
+        for i, buckets in enumerate(groups):
+            for key in sorted(buckets):
+                rows = buckets[key]
+                hinted = [k for k, row in enumerate(rows) if (row[1], row[2]) == want.get(i)]
+                for k in hinted:
+                    rows.insert(0, rows.pop(k))
+                sizes[i * self.nkeys + key] = len(rows)
+                keep += [1] * len(hinted) + [0] * (len(rows) - len(hinted))
+                table += rows
+        total, starts = 0, [0]
+        for size in sizes:
+            total += size
+            starts.append(total)
+        self.start = array("i", starts)
+        self.keep = bytes(keep)
+        # piece, rot, east, south
+        self.columns = tuple(array("i", [row[k] for row in table]) for k in (1, 2, 5, 6))
+        self.left = array("i", [i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)])
+        self.up = array("i", [i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)])
 
     @staticmethod
     def _anchor(inst: EdgeInstance) -> tuple[int, set]:
@@ -95,25 +108,44 @@ class RowscanTables:
         w, h = inst.width, inst.height
         return first, ({(0, 0)} if w == h else {(0, 0), (0, w - 1)})
 
-    def _needs(self, inst: EdgeInstance, side: int) -> np.ndarray:
+    def _needs(self, inst: EdgeInstance, side: int) -> list[int]:
         """need[i]: the colour cell i must show on `side` to meet a fixed piece there (a piece
         left of or above a fixed one shows it the fixed piece's west or north), else -1."""
-        need = np.full(self.ncells, -1, dtype=np.int64)
+        need = [-1] * self.ncells
         for i, cell in enumerate(self.cells):
             nb = sq.neighbour(cell, side)
             if nb in inst.fixed:
                 need[i] = inst.edges(*inst.fixed[nb])[sq.opposite(side)]
         return need
 
-    def ordered(self, seed: int) -> tuple[np.ndarray, ...]:
-        """(piece, rot, east, south) with each bucket in a seeded random order, hints first."""
-        noise = np.random.default_rng(seed).random(len(self.table))
-        t = self.table[np.lexsort((noise, self.table[:, 1], self.table[:, 0]))]
-        return tuple(np.ascontiguousarray(t[:, k]) for k in (2, 3, 4, 5))
+    def ordered(self, seed: int) -> tuple[array, ...]:
+        """(piece, rot, east, south) with each bucket in a seeded random order, hints first:
+        the C core's shuffle, or the same steps in Python when it is not built."""
+        cols = tuple(array("i", col) for col in self.columns)
+        if _rowscan is not None:
+            _rowscan.shuffle(self.start, self.keep, *cols, seed & MASK64)
+        else:
+            _shuffle(self.start, self.keep, cols, seed & MASK64)
+        return cols
+
+
+def _shuffle(start, keep, cols, x: int) -> None:
+    """`_rowscan.shuffle` in Python: Fisher-Yates inside each bucket, splitmix64 numbers."""
+    for b in range(len(start) - 1):
+        lo, hi = start[b], start[b + 1]
+        while lo < hi and keep[lo]:
+            lo += 1
+        for j in range(hi - 1, lo, -1):
+            x = (x + 0x9E3779B97F4A7C15) & MASK64
+            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            k = lo + (z ^ (z >> 31)) % (j - lo + 1)
+            for col in cols:
+                col[j], col[k] = col[k], col[j]
 
 
 class CSearcher(runner.Searcher):
-    """The search state in numpy arrays, advanced by the compiled core."""
+    """The search state in flat arrays, advanced by the compiled core."""
 
     parallel = True
 
@@ -121,12 +153,12 @@ class CSearcher(runner.Searcher):
         self.t = t
         self.piece, self.rot, self.east, self.south = t.ordered(seed)
         n = t.ncells
-        self.pos = np.zeros(n, np.int32)
-        self.lim = np.zeros(n, np.int32)
-        self.used = np.zeros(t.npieces, np.uint8)
-        self.pe = np.zeros(n, np.int32)
-        self.ps = np.zeros(n, np.int32)
-        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
+        self.pos = array("i", [0]) * n
+        self.lim = array("i", [0]) * n
+        self.used = bytearray(t.npieces)
+        self.pe = array("i", [0]) * n
+        self.ps = array("i", [0]) * n
+        self.state = array("q", [0, OPEN, 0, t.nkeys, t.ncol])
 
     @property
     def max_depth(self) -> int:

@@ -1,0 +1,12 @@
+"""The options of the break search (`--breaks N --break-from ROW`), apart from its NumPy code:
+the exact search's option table names them, and importing NumPy cost that search 0.2 CPU s of
+every start."""
+
+from __future__ import annotations
+
+from ...core.options import Option, Options, count
+
+BREAK_OPTIONS = Options(
+    Option("breaks", count, None, "mismatched joins allowed at first (default: by board size)"),
+    Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
+           "size)"))
