@@ -190,10 +190,7 @@ def page(rows: list[dict], out_dir: Path) -> str:
     return "\n".join(parts)
 
 
-REASONS = {  # rows found below Downing's figure, and why
-    "Blue 10-pyramid": "the pyramid filling, whose details the text leaves open; see *The blue "
-                       "pyramid: readings tried* below",
-}
+REASONS: dict[str, str] = {}  # rows found below Downing's figure (puzzle -> why)
 
 
 def below_his(by: dict[tuple[str, str], list[dict]]) -> str:
@@ -280,7 +277,7 @@ NOTES = """## Where our instances or readings differ
 * **White 9-loop**: our file says `loop any`; the paper preset fixes the focal colour by
   Downing's arc-counting test (an even number of 60-degree arcs), which leaves blue, as in
   his table.
-* **Pyramids**: see the next section.
+* **Pyramids**: the cell order is ours (the text gives none); see the last section.
 * **Budgets**: Downing's "generation limit" is read as generations after the first
   population; the stop is at the first verified solution. The text's "20 tiles or less: 100
   and 100 consistently" disagrees with Table 1's own 4/20; each row here uses the table's
@@ -288,54 +285,62 @@ NOTES = """## Where our instances or readings differ
 * **Genome bit widths** are inferred from his 595-bit genome of the 30-tile puzzle (5-bit
   moves, 7-bit priorities, 8-bit orientations); see `downing_growth`.
 
-## The blue pyramid: readings tried
+## The pyramids: the cell order
 
-Sec. 6.2 fills a pyramid's cells "in a fixed order, always taking the next tile in the
-priority list that legally fits the current cell"; the order is not given. Sec. 7.2 adds
-"(and matches a focal color arc)" and that the order never puts a tile beside more than 3
-placed ones, which every order of rows parallel to a side satisfies (a spiral does not).
-Each reading below is selectable (`--pyramid-order`, `--pyramid-focal on`, `--pyramid-skip
-on`); the paper preset keeps `rows`. Blue pyramid at Downing's 200/200, seeds 0-4 (a reading
-was dropped after 3 failures: at most 2/5 puts 17/20 above its interval):
+Sec. 6.2 fills a pyramid "in a fixed order, always taking the next tile in the priority list
+that legally fits the current cell"; it does not give the order. Until this page's current
+rows the preset filled rows from the apex, left to right, and solved the blue pyramid in
+2/20 (his 17/20, Fisher p 0.000) and the red one in 0/20. The order that gives his figures
+starts where every development of Tantrix-GA starts, "in the middle of the board" (sec. 5),
+and goes out ring by ring, each ring counter-clockwise from his South (the way his moves
+are numbered and his growth turns around a tile); it keeps sec. 7.2's bound (no tile is
+placed beside more than 3 placed ones). The paper preset now uses it (`--pyramid-order
+middle`, the default): blue pyramid 17/20 at a mean generation of 54.2 (his 17/20 at 67.7),
+seeds 0-19, about 4 CPU s a run. The red pyramid stays within his spread: 0/20 from the
+middle (his 2/20, p 0.49; 0/20 in row order too); 5 of its 20 runs end at F_sum 19.0, a
+solution's score (M = 4.0 on a full pyramid of 15), on a full pyramid whose longest red loop
+and longest red line hold 15 arcs between them, which F_sum rates like the line of 15.
 
-| reading | solved | generation of the solution | best fitness of the failed runs |
+Why the order decides it, measured on the blue instance: every golden-rule filling of the
+triangle enumerated (twice, by two programs) gives 4,959 full fillings, 171 with a blue
+segment of 9 and 15 solutions (5 up to the triangle's rotations); each solution's line ends
+at a corner. A full pyramid always has M = 3.6, so F_sum is 13.6 for a solution and 12.6
+for a 9-segment, and in row order the GA stalls on the 9-segments. Of 300,000 random
+genomes, filled from the middle 3.97% develop into a full pyramid and 27 into a solution
+(90 per million); in row order 0.74% and 5 (17 per million). From the middle the first
+tile's line can run both ways; from the apex most fillings stop at a cell no tile fits.
+
+Readings tried on the blue pyramid at 200/200 (selectable: `--pyramid-order`,
+`--pyramid-focal on`, `--pyramid-skip on`):
+
+| reading | seeds | solved | generation of the solutions |
 |---|---|---|---|
-| rows from the apex, left to right (`rows`, the preset) | 1/5 | 139 | 12.6 |
-| rows from the apex, right to left (`rows_rl`) | 1/4 | 32 | 12.6 |
-| from the apex, alternating, second row right to left (`snake`) | 1/5 | 149 | 12.6 |
-| alternating, second row left to right (`snake_lr`) | 0/3 | - | 12.6 |
-| rows from the base, left to right (`base`) | 1/5 | 13 | 11.6-12.6 |
-| rows from the base, right to left (`base_rl`) | 1/4 | 15 | 12.6 |
-| from the base, alternating (`base_snake`) | 0/3 | - | 11.6-12.6 |
-| `snake` with the focal-arc rule | 1/5 | 33 | 9.9-11.25 |
-| the 7 other orders with the focal-arc rule | unreachable (*) | | |
-| general rule on the pyramid: next, the first free cell in row order by a blue arc (`grow`) \
-| 0/5 | - | 12.56 (9 tiles) |
-| move genes as for free shapes, growth kept on the pyramid (`moves`) | 0/5 | - | 12.56 (9 tiles) |
-| `rows`, a cell no tile fits left empty (`--pyramid-skip on`) | 0/3 | - | 12.6 |
-| `rows` with the focal-arc rule and skipping | 0/3 | - | 10.1-11.5 |
-| `snake` with the focal-arc rule and skipping | 0/3 | - | 11.25-11.5 |
+| from the middle, rings counter-clockwise (`middle`, the preset) | 0-19 | 17/20 | mean 54.2 |
+| from the middle, rings clockwise (our test, not an option) | 0-19 | 6/20 | mean 65.7 |
+| `middle` with sec. 7.2's "(and matches a focal color arc)" | 0-19 | 0/20 | - |
+| rows from the apex, left to right (`rows`, the preset before) | 0-19 | 2/20 | mean 160.0 |
+| rows from the apex, right to left (`rows_rl`) | 0-3 | 1/4 | 32 |
+| from the apex, alternating, second row right to left (`snake`) | 0-4 | 1/5 | 149 |
+| alternating, second row left to right (`snake_lr`) | 0-2 | 0/3 | - |
+| rows from the base, left to right (`base`) | 0-4 | 1/5 | 13 |
+| rows from the base, right to left (`base_rl`) | 0-3 | 1/4 | 15 |
+| from the base, alternating (`base_snake`) | 0-2 | 0/3 | - |
+| `snake` with the focal-arc rule | 0-4 | 1/5 | 33 |
+| the 7 other row orders with the focal-arc rule | - | unreachable (*) | |
+| general rule, next the first free cell in row order by a blue arc (`grow`) | 0-4 | 0/5 | - |
+| move genes as for free shapes, growth kept on the pyramid (`moves`) | 0-4 | 0/5 | - |
+| `rows`, a cell no tile fits left empty (`--pyramid-skip on`) | 0-2 | 0/3 | - |
+| `rows` with the focal-arc rule and skipping | 0-2 | 0/3 | - |
 
 (*) none of the 15 solutions has, at every cell, a blue edge to a cell filled before it.
-
-All golden-rule row orders together: 5/29 (Wilson 8-35%) against Downing's 17/20; none is
-within his spread. Measured on the instance itself (the triangle, pointing up, every
-golden-rule filling enumerated): 4,959 full fillings, of which 171 have a blue segment of 9
-and 15 are solutions (5 up to the triangle's rotations). Every full pyramid has M = 3.6
-(18 touching pairs), no hole can arise in row order, and a solution scores 13.6 against
-12.6 for a 9-segment: the failed runs sit on those 171 fillings with nothing in F_sum to
-lead from them to the 15. Random genomes develop into a solution 0-12 times per million
-(250,000 drawn per order: rows 0, rows_rl 3, snake 1, base 2, grow 3), i.e. about 10-30%
-success for pure random sampling in 40,000 evaluations; our GA (2/20 with `rows` in Table
-2, 5/29 over the row orders) is at that level on
-this puzzle, while on the free-shape puzzles (Table 1, the loops, Junior, Student, Master)
-the same engine and operators come within Downing's spread. So the gap is specific to the
-pyramid development, and the likeliest reason is a detail of his fixed-shape filling that
-the text does not give (the cell order he used, how a cell no tile fits is handled, or the
-tie-break among equal priorities), which decides how close a 9-segment filling is to a
-solution in genome space. The other fitness readings (fitness on a fixed shape, the hole
-term, what counts as solved) cannot change a pyramid run: M is constant on a full pyramid,
-no holes occur, and solved is 10 placed tiles with one blue line through all of them.
+Sec. 7.2 restates the pyramid rule with "(and matches a focal color arc)"; read literally,
+a cell whose placed neighbours show no blue ends the filling, which leaves most solutions
+unreachable in row order and solves 0/20 from the middle, so the preset follows sec. 6.2's
+"legally fits" (the golden rule alone). Ring direction matters because the tiles are
+chiral: clockwise rings solve 6/20. The fitness readings (the hole term, what counts as
+solved) cannot change a pyramid run: a stopped filling leaves empty only the last cells of
+the order, none of which has all six neighbours placed, so no hole arises; and solved is
+every tile placed with one blue line through all of them.
 """
 
 

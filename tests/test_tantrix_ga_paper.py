@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from tilesolve.backends import ga as engine
+from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.tantrix import ga
 from tilesolve.families.tantrix.check import verify
@@ -141,6 +142,43 @@ def test_pyramid_cell_orders():
     assert pyramid_cells(3, "base_snake") == row2 + row1[::-1] + apex
 
 
+def test_pyramid_middle_out_order():
+    # Side 4: the middle cell, its ring counter-clockwise from Downing's South (our SW), then
+    # the corners in the same turn: bottom right, apex, bottom left.
+    assert pyramid_cells(4, "middle") == [
+        (-1, 2), (-2, 3), (-1, 3), (0, 2), (0, 1), (-1, 1), (-2, 2), (0, 3), (0, 0), (-3, 3)]
+    # side 3 has three middle cells; the first in row order starts
+    assert pyramid_cells(3, "middle") == [(-1, 1), (-2, 2), (-1, 2), (0, 1), (0, 0), (0, 2)]
+    # sec. 7.2: no tile goes beside more than 3 placed ones, and each touches a placed one
+    for side in range(2, 7):
+        placed: set = set()
+        for k, cell in enumerate(pyramid_cells(side, "middle")):
+            beside = sum(nb in placed for nb in hx.neighbours(cell))
+            assert (k == 0 or 1 <= beside <= 3), (side, cell)
+            placed.add(cell)
+
+
+def test_pyramid_development_from_the_middle():
+    # Tiles 1 4 6 7 8 10 on a triangle of side 3, priorities in that order, orientations 0.
+    inst = parse("tiles 1 4 6 7 8 10\ngoal line yellow\nshape triangle 3\n")
+    genome = [0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0]
+    middle = DowningGrower(inst).develop(genome)  # the paper preset's order
+    # Tile 1 (YYBRBR) goes in the middle, (-1, 1), turned 0 (gene 0 mod 6). Its SW edge is
+    # red: at (-2, 2) tile 4 (RYBYRB) shows red on its NE edge turned 0 or 2; gene 0: 0. At
+    # (-1, 2) the middle shows blue on the NW edge and tile 4 yellow on the W edge: tile 6
+    # (RBYBRY) fits turned 2 only (Y B on W NW). The rest follow; the yellow line runs
+    # through all six.
+    assert list(middle.board.items()) == [
+        ((-1, 1), (0, 0)), ((-2, 2), (1, 0)), ((-1, 2), (2, 2)), ((0, 1), (3, 0)),
+        ((0, 0), (4, 0)), ((0, 2), (5, 4))]
+    grower = DowningGrower(inst)
+    assert grower.judge(middle).solved and verify(inst, grower.solution(middle)).ok
+    # the same genome in row order from the apex stops at its fifth cell
+    rows = DowningGrower(inst, pyramid=PyramidReading("rows")).develop(genome)
+    assert len(rows.board) == 4 and rows.unplaced == [4, 5]
+    assert ga.PAPER.options["pyramid_order"] == "middle"
+
+
 def test_pyramid_development_in_row_order_and_by_focal_arcs():
     # Tiles 1, 2, 3 (YYBRBR, YYBRRB, YYRRBB) on a triangle of side 2, priority 3, 1, 2.
     # Tile 3 turned 5 shows R on its E and SE edges and B on its SW edge.
@@ -154,11 +192,12 @@ def test_pyramid_development_in_row_order_and_by_focal_arcs():
     assert rows.board == {(0, 0): (2, 5), (-1, 1): (0, 2), (0, 1): (1, 1)}
     assert grower.judge(rows).solved and verify(inst, grower.solution(rows)).ok
     # With the focal-arc rule the SW cell takes no tile and growth stops there.
-    focal = DowningGrower(inst, pyramid=PyramidReading(focal=True)).develop(genome)
+    focal = DowningGrower(inst, pyramid=PyramidReading("rows", focal=True)).develop(genome)
     assert focal.board == {(0, 0): (2, 5)} and focal.unplaced == [0, 1]
     # ... or, read as skipping such a cell, goes on to the SE cell, where tile 1 fits turned
     # 0 or 2 (gene 0: 0), leaving tile 2 with no cell.
-    skip = DowningGrower(inst, pyramid=PyramidReading(focal=True, skip=True)).develop(genome)
+    skipping = PyramidReading("rows", focal=True, skip=True)
+    skip = DowningGrower(inst, pyramid=skipping).develop(genome)
     assert skip.board == {(0, 0): (2, 5), (0, 1): (0, 0)} and skip.unplaced == [1]
     # "grow": the first free cell in row order that borders a red arc, the SE cell. Tile 1
     # fits there turned 0 or 2 (gene 0: 0) and leaves no red arc at the SW cell: stop.

@@ -66,7 +66,7 @@ PAPER = engine.Preset(
         stall_generations=0,
     ),
     options={"fitness": "auto", "bit_mutation": 0.01, "inversion": 0.02, "bin_swap": 0.2,
-             "swaps": 3, "holes": "cells", "pyramid_order": "rows", "pyramid_focal": False,
+             "swaps": 3, "holes": "cells", "pyramid_order": "middle", "pyramid_focal": False,
              "pyramid_skip": False, "restarts": 0},
     summary="Downing's Tantrix-GA (2005) as published: developmental genome, F_sum/F_max "
             "fitness with 10 per hole, single-point and headless-chicken crossover, inversion, "
@@ -137,7 +137,7 @@ OPTIONS = Options(
     Option("holes", str, None, "paper: count holes as open cells or as regions (cells)",
            ("cells", "regions")),
     Option("pyramid_focal", bool, None, "paper: the focal-arc rule on pyramids (off)"),
-    Option("pyramid_order", str, None, "paper: pyramid cell order (rows)", PYRAMID_ORDERS),
+    Option("pyramid_order", str, None, "paper: pyramid cell order (middle)", PYRAMID_ORDERS),
     Option("pyramid_skip", bool, None, "paper: skip a pyramid cell no tile fits (off)"),
 )
 DEFAULTS = TUNED.config
