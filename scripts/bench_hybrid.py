@@ -56,18 +56,24 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
     if done.exists():
         return json.loads(done.read_text())
     parts = PARALLEL.get(method, [method])
-    progress = [stem.with_suffix(".jsonl") if len(parts) == 1 else
-                stem.parent / f"{stem.name}_p{k}.jsonl" for k in range(len(parts))]
-    for path in progress:
+    names = [stem.name if len(parts) == 1 else f"{stem.name}_p{k}" for k in range(len(parts))]
+    progress = [out / f"{name}.jsonl" for name in names]
+    boards = [out / f"{name}_board.txt" for name in names]  # `-o`: each process's best board
+    for path in progress + boards:
         path.unlink(missing_ok=True)
     load = os.getloadavg()[0]
     ran = run_together([solve_command(INSTANCES[inst], METHODS[part][0], seed + SEED_STEP * k,
                                       limit, METHODS[part][1],
                                       ["--objective", "matches", "--progress-jsonl",
-                                       str(progress[k])])
+                                       str(progress[k]), "-o", str(boards[k])])
                         for k, part in enumerate(parts)], cwd=ROOT)
-    scores = [r["result"]["objective"] for r in ran["runs"]
-              if r["result"] and r["result"].get("verified")]
+    verified = {k: r["result"]["objective"] for k, r in enumerate(ran["runs"])
+                if r["result"] and r["result"].get("verified")}
+    scores = list(verified.values())
+    best = max(verified, key=verified.get) if verified else None
+    for k, board in enumerate(boards):  # keep the run's best board only
+        if k != best:
+            board.unlink(missing_ok=True)
     points = sorted((json.loads(x) for path in progress if path.exists()
                      for x in path.read_text().splitlines()), key=lambda p: p["t"])
     curve = []  # the run's best score against time, over all its processes
@@ -76,6 +82,7 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
             curve.append(point)
     row = {"instance": inst, "method": method, "seed": seed, "limit": limit,
            "score": max(scores) if scores else None, "verified": bool(scores),
+           "board": boards[best].name if best is not None and boards[best].exists() else None,
            "wall": round(ran["wall"], 1), "cpu": round(ran["cpu"], 1), "load": round(load, 2),
            "curve": curve}
     done.write_text(json.dumps(row) + "\n")

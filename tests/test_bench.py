@@ -110,9 +110,15 @@ def test_bench_hybrid_runs_its_parallel_method_through_the_bench(tmp_path, monke
     row = script.run_one("tiny", "lns x2 (2 cores)", 0, 30.0, tmp_path)
     assert row["score"] == 24 and row["verified"]  # every inner join of the 4x4 matched
     assert [p["score"] for p in row["curve"]][-1] == 24
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
+    board = row["board"]  # the better process's board, kept for `tilesolve verify`
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([
         "tiny_lns_x2__2_cores_s0.json", "tiny_lns_x2__2_cores_s0_p0.jsonl",
-        "tiny_lns_x2__2_cores_s0_p1.jsonl"]
+        "tiny_lns_x2__2_cores_s0_p1.jsonl", board])
+    assert board in ("tiny_lns_x2__2_cores_s0_p0_board.txt",
+                     "tiny_lns_x2__2_cores_s0_p1_board.txt")
+    checked = run_cli("verify", str(INSTANCES / "e2_4x4.txt"), str(tmp_path / board),
+                      "--objective", "matches")
+    assert checked.returncode == 0 and "24" in checked.stdout
     one = bench.run_command(INSTANCES / "e2_4x4.txt", "lns", 0, 30.0,
                             extra=["--objective", "matches"], cwd=INSTANCES.parent)
     assert one["exit"] == 0 and one["result"]["objective"] == 24
