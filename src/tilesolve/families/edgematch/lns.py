@@ -31,6 +31,7 @@ from ortools.graph.python import linear_sum_assignment
 from ortools.sat.python import cp_model
 
 from ...core import squaregrid as sq
+from ...core.errors import InputError
 from ...core.options import Option, Options, as_is, fraction, non_negative, positive_int, seconds
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .break_options import BREAK_OPTIONS
@@ -512,8 +513,6 @@ def _number(params: dict, name: str, default: float, lo: float, hi: float) -> fl
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     """Break-search start, then simulated annealing over swaps and rotations (anneal.py; the
     default, `anneal=on`) or the exact repairs below (`anneal=off`)."""
-    from ...core.errors import InputError
-
     if opts.objective != "matches":
         raise InputError("the lns backend maximises matched joins; add --objective matches")
     if OPTIONS.value(opts.params, "anneal"):
@@ -531,8 +530,6 @@ def schedule_of(params: dict):
                     0.0, 100.0)
     t_max = _number(params, "t_max", max(t_hot, anneal.T_MAX), 0.0, 100.0)
     if replicas > 1 and not 0 < t_hot <= t_max:
-        from ...core.errors import InputError
-
         raise InputError(f"--replicas {replicas} needs 0 < --temperature <= --t-max, got "
                          f"{t_hot:g} and {t_max:g}")
     return anneal.Schedule(
