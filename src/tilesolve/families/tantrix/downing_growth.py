@@ -36,8 +36,9 @@ ring by ring, each ring counter-clockwise from his South; like rows parallel to 
 never puts a tile beside more than 3 placed ones (sec. 7.2). It is the order that gives
 his Table 2: on the blue pyramid at 200/200, 17/20 solved at a mean generation of 54 (his
 17/20 at 67.7) where row orders solve 0-2 of 20, because from the middle the first tile's
-line runs both ways and 4.2% of random genomes fill the whole pyramid (rows: 0.75%), 140
-per million a solution (rows: 0-12). `PyramidReading` selects the other orders: rows from
+line runs both ways: of 300,000 random genomes 3.97% fill the whole pyramid (rows: 0.74%)
+and 90 per million develop into a solution (rows: 17; docs/reproductions/downing.md).
+`PyramidReading` selects the other orders: rows from
 the apex or the base, each row left to right, right to left or alternating, the general
 rule on the pyramid's cells ("grow", "moves"), sec. 7.2's "(and matches a focal color arc)"
 (`focal`) and leaving an unfillable cell empty (`skip`).
