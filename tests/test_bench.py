@@ -124,3 +124,25 @@ def test_bench_hybrid_runs_its_parallel_method_through_the_bench(tmp_path, monke
     assert one["exit"] == 0 and one["result"]["objective"] == 24
     assert row["cpu"] > one["cpu"] / 2  # two processes counted, not none
     assert script.run_one("tiny", "lns x2 (2 cores)", 0, 30.0, tmp_path) == row  # kept
+    assert row["joins"] == 24  # so the table counts the run as solved
+    script.report([row], tmp_path, tmp_path / "hybrid.md")
+    line = next(x for x in (tmp_path / "hybrid.md").read_text().splitlines()
+                if x.startswith("| tiny |"))
+    assert line.split(" | ")[1:7] == ["lns x2 (2 cores)", "1", "24", "24", "24", "1"]
+
+
+def test_bench_hybrid_held_out_board_is_generated_once_with_a_solution(tmp_path):
+    """The held-out 8x8: written on first use from its fixed seed, the same file after."""
+    import importlib.util
+
+    path = INSTANCES.parent / "scripts" / "bench_hybrid.py"
+    spec = importlib.util.spec_from_file_location("bench_hybrid", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    board = script.held_out(tmp_path)
+    text = board.read_text()
+    assert script.most_joins(board) == 112  # 7 x 8 joins across and 8 x 7 down
+    assert script.held_out(tmp_path) == board and board.read_text() == text
+    info = json.loads(run_cli("info", str(board), "--json").stdout)
+    assert (info["size"], info["joins"]) == ("8x8", 112)
+    assert (info["frame_colours"], info["inner_colours"]) == (3, 8)  # Brendan's 8x8 counts
