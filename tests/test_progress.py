@@ -198,6 +198,45 @@ def test_log_jsonl_streams_each_verified_improvement(cli, tmp_path):
     assert scores == sorted(set(scores)) and scores[-1] == out["objective"]
 
 
+def test_ga_answers_the_best_board_it_streamed_not_its_own_fitnesss_best(cli, tmp_path):
+    """Niang's fitness counts 2x2 areas as well as joins, so the GA's own best can match
+    fewer joins than a board it streamed earlier (seed 0, 150 generations on the 6x6: 45
+    against 46 before); the answer is the best verified board the user was shown."""
+    log, board = tmp_path / "ga.jsonl", tmp_path / "ga.txt"
+    proc = cli("solve", E2_6, "-b", "ga", "--objective", "matches", "--seed", "0",
+               "--generations", "150", "--json", "--log-jsonl", log, "-o", board)
+    out = json.loads(proc.stdout)
+    scores = [json.loads(x)["score"] for x in log.read_text().splitlines()]
+    assert out["status"] == "feasible" and out["verified"]
+    assert out["objective"] == max(scores)
+    assert out["stats"]["generations"] == 150  # the run's own stats stay with the answer
+    checked = cli("verify", E2_6, board, "--objective", "matches")
+    assert checked.returncode == 0 and f"score {max(scores)}/60" in checked.stdout
+
+
+def test_best_answer_keeps_proofs_and_better_finals_and_else_the_streamed_board():
+    from tilesolve.core.result import SolveResult, Status
+    from tilesolve.core.solve import best_answer
+
+    def result(status, objective, verified=True, **stats):
+        return SolveResult(instance="x", family="edgematch", backend="ga", status=status,
+                           verified=verified, seconds=1.0, objective=objective, stats=stats)
+
+    streamed = [result(Status.TIMEOUT, 46, seconds_in=0.5)]
+    final = result(Status.FEASIBLE, 45, generations=150)
+    got = best_answer(final, list(streamed))
+    assert (got.status, got.objective, got.stats) == (Status.FEASIBLE, 46, {"generations": 150})
+    better = result(Status.FEASIBLE, 47)
+    assert best_answer(better, [result(Status.TIMEOUT, 46)]) is better
+    proof = result(Status.SOLVED, 60)
+    assert best_answer(proof, [result(Status.TIMEOUT, 46)]) is proof
+    nothing = result(Status.TIMEOUT, None, verified=False)
+    assert best_answer(nothing, [result(Status.TIMEOUT, 46)]).objective == 46
+    broken = result(Status.ERROR, 50, verified=False)
+    assert best_answer(broken, [result(Status.TIMEOUT, 46)]) is broken  # a fault stays one
+    assert best_answer(final, []) is final
+
+
 @pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search", "ga"])
 def test_verbose_logs_go_to_stderr(cli, backend):
     proc = cli("solve", E2_4, "-b", backend, "-v", "--json", "--threads", "1", "-t", "60")

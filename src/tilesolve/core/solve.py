@@ -96,14 +96,32 @@ def solve_backend(family: Family, instance, path: str, backend: str,
     proof = precheck(family, instance, path, backend, opts)
     if proof is not None:
         return proof
-    progress = _watch(family, instance, path, backend, opts)
+    streamed: list[SolveResult] = []  # the best verified board the backend streamed
+    progress = _watch(family, instance, path, backend, opts, streamed)
     try:
         outcome = run_validated(family, instance, backend, opts)
         opts.report(status=outcome.status.value)
     finally:
         if progress is not None:
             progress.close()
-    return finish(family, instance, path, backend, outcome, opts, time.perf_counter() - t0)
+    res = finish(family, instance, path, backend, outcome, opts, time.perf_counter() - t0)
+    return best_answer(res, streamed)
+
+
+def best_answer(res: SolveResult, streamed: list[SolveResult]) -> SolveResult:
+    """The final answer, or the best board streamed when that scores more.
+
+    A backend may end on a board the objective rates lower than one it streamed: a GA keeps
+    the best by its own fitness, and Niang's fitness counts 2x2 areas as well as joins (on
+    Brendan's 8x8 it streamed a board of 82 joins and ended on one of 80). The user was shown
+    the 82, so the answer is that board; a proof (solved, infeasible) or an error stands."""
+    if not streamed or res.status not in (Status.FEASIBLE, Status.TIMEOUT):
+        return res
+    best = streamed[0]
+    if res.verified and res.objective is not None and res.objective >= best.objective:
+        return res
+    best.status, best.seconds, best.stats = Status.FEASIBLE, res.seconds, res.stats
+    return best
 
 
 def precheck(family: Family, instance, path: str, backend: str,
@@ -117,9 +135,11 @@ def precheck(family: Family, instance, path: str, backend: str,
     return proven_infeasible(family, path, backend, opts, reason, time.perf_counter() - t0)
 
 
-def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions):
+def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions,
+           streamed: list[SolveResult]):
     """Show the backend's reports live, and show (and stream) every verified improvement;
-    tell `opts.on_verified` of each (the Progress, or None when nothing is shown)."""
+    tell `opts.on_verified` of each and keep the best in `streamed` (returns the Progress, or
+    None when nothing is shown)."""
     from .progress import Progress, display
 
     show = display(opts)
@@ -135,17 +155,16 @@ def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions
 
         opts.on_report = update
     told = opts.on_verified
-    if not opts.objective or opts.on_solution is not None or (progress is None and told is None):
+    if not opts.objective or opts.on_solution is not None:
         return progress
     t0 = time.perf_counter()
-    scores: list[float] = []  # the best verified score so far
 
     def note(solution, fitness, source=None) -> None:
         res = finish(family, instance, path, backend, Outcome(Status.TIMEOUT, solution), opts,
                      time.perf_counter() - t0)
-        if not res.verified or (scores and res.objective <= scores[0]):
+        if not res.verified or (streamed and res.objective <= streamed[0].objective):
             return
-        scores[:] = [res.objective]
+        streamed[:] = [res]
         if progress is not None:
             progress.max_score = res.objective_max
             progress.note(res.objective, source or backend, backend)
