@@ -201,7 +201,7 @@ class PySearcher(runner.Searcher):
         left, up, pos, lim = self.left, self.up, self.pos, self.lim
         used, pe, ps = self.used, self.pe, self.ps
         ncells, nkeys, ncol = self.t.ncells, self.t.nkeys, self.t.ncol
-        d, mode, nodes, code = self.depth, self.mode, 0, 0
+        d, mode, nodes, code, deepest = self.depth, self.mode, 0, 0, self.max_depth
         while True:
             if mode == OPEN:
                 if d == ncells:
@@ -222,6 +222,7 @@ class PySearcher(runner.Searcher):
                 used[piece[i]] = True
                 pe[d], ps[d] = east[i], south[i]
                 d += 1
+                deepest = max(deepest, d)
                 mode = OPEN
                 nodes += 1
                 if nodes >= budget:
@@ -231,8 +232,7 @@ class PySearcher(runner.Searcher):
                 break
             else:
                 mode = BACK
-        self.depth, self.mode = d, mode
-        self.max_depth = max(self.max_depth, d)
+        self.depth, self.mode, self.max_depth = d, mode, deepest
         return code, nodes
 
     def solution(self) -> Solution:
