@@ -13,8 +13,9 @@ the record. The search is only as good as its start: from a break-search board (
 low 430s at the same temperature; the LNS lane therefore renews its start (lns.py).
 
 `temper` runs parallel tempering (a ladder of chains that trade boards by the Metropolis
-rule) and the core also has 3-cycles and 2x2 block turns; `Schedule` picks among them from
-the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
+rule), the core also has 3-cycles and 2x2 block turns, and `Penalties` turns the chain into
+guided local search (joins that stay mismatched weigh more); `Schedule` picks among them
+from the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
 Eternity II (docs/hybrid.md), so they are options, not the default.
 """
 
