@@ -37,6 +37,8 @@ def main() -> None:
     ap.add_argument("--triples", type=float, default=0.0, help="share of swaps made 3-cycles")
     ap.add_argument("--blocks", type=float, default=0.0,
                     help="share of inner moves that turn a 2x2 block")
+    ap.add_argument("--penalty", type=float, default=anneal.PENALTY,
+                    help="guided local search: weight added to a mismatched join per chunk")
     ap.add_argument("--replicas", type=int, default=1,
                     help="> 1: parallel tempering, chains from --t-hot up to --t-max")
     ap.add_argument("--t-max", type=float, default=anneal.T_MAX)
@@ -77,7 +79,7 @@ def main() -> None:
         best, s = anneal.anneal(board, start, a.seed, seconds=1e9, on_improve=seen, stop=stop,
                                 t_hot=a.t_hot, t_cold=a.t_cold, cycle=a.cycle, focus=a.focus,
                                 assign_every=a.assign_every, triples=a.triples,
-                                blocks=a.blocks)
+                                blocks=a.blocks, penalty=a.penalty)
     assert score(inst, best) == s
     fixed_ok = all(best[c] == v for c, v in inst.fixed.items())
     cpu = time.process_time() - cpu_start

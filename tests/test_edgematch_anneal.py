@@ -310,3 +310,91 @@ def test_lns_runs_parallel_tempering_when_asked_and_refuses_a_bad_ladder():
         with pytest.raises(InputError):
             lns.solve(inst, SolveOptions(seed=0, objective="matches", time_limit=1.0,
                                          params=bad))
+
+
+def weighted_sum(board: lns.Board, sol, penalties: anneal.Penalties) -> int:
+    """The guided objective recounted: each matched join's weight, in 1/UNIT of a join."""
+    pcs, rts = board.arrays(sol)
+    side = penalties.sides[0]
+    return int((penalties.packed[side] >> 8)[board.matched(pcs, rts)].sum())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_weighted_joins_steer_the_moves_and_the_score_stays_the_plain_count(engine):
+    """Joins weighted 1 to 5 (random penalties), every kind of move on, at T = 0: the chain
+    takes only moves that keep or raise the weighted sum, so the recounted weighted sum never
+    falls; the score it claims is still the plain count of matched joins; the board stays a
+    permutation with the fixed piece in place."""
+    inst = read_instance(INSTANCES / "e2_6x6.txt")
+    start = first_board(lns.Board(inst))  # far from the best: many moves gain
+    board = lns.Board(inst, {(2, 3): start[(2, 3)]})
+    a = anneal.Annealer(board, start, 5, engine_name(engine))
+    pen = a.penalties = anneal.Penalties(board, 0.0)
+    pen.extra[:] = np.random.default_rng(1).uniform(0, anneal.PENALTY_MAX, len(pen.extra))
+    pen.pack()
+    weighted, taken = weighted_sum(board, start, pen), 0
+    for _ in range(6):
+        taken += a.run(500, 0.0, focus=0.3, triples=0.2, blocks=0.2)
+        cur = a.current()
+        now = weighted_sum(board, cur, pen)
+        assert now >= weighted
+        weighted = now
+        assert a.score == board.score(*board.arrays(cur))
+        assert cur[(2, 3)] == start[(2, 3)]
+        assert sorted(p for p, _ in cur.values()) == list(range(1, inst.n + 1))
+    assert taken > 0
+    assert verify(inst, a.best(), "matches").score == a.best_score
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_weighted_chain_when_hot_still_counts_its_score_exactly(engine):
+    """The same weights, hot (losses taken): the incremental plain score is the recount after
+    every batch, and the best board met is at least the start."""
+    inst = read_instance(INSTANCES / "e2_6x6.txt")
+    start = lns.start_board(inst, SolveOptions(seed=1, objective="matches"), 2.0)
+    board = lns.Board(inst, {(2, 3): start[(2, 3)]})
+    a = anneal.Annealer(board, start, 9, engine_name(engine))
+    a.penalties = anneal.Penalties(board, 0.5)
+    for temp in (1.0, 0.3, 0.1):
+        a.run(2_000, temp, triples=0.2, blocks=0.2)
+        cur = a.current()
+        assert a.score == board.score(*board.arrays(cur))
+        assert sorted(p for p, _ in cur.values()) == list(range(1, inst.n + 1))
+        assert cur[(2, 3)] == start[(2, 3)]
+        a.penalties.update(a.arrays[5], a.arrays[6])
+    assert a.best_score == board.score(*board.arrays(a.best())) >= board.score(
+        *board.arrays(start))
+
+
+def test_penalties_grow_on_mismatched_joins_decay_elsewhere_and_weigh_both_sides():
+    inst = read_instance(INSTANCES / "e2_6x6.txt")
+    board = lns.Board(inst)
+    sol = first_board(board)
+    pcs, rts = board.arrays(sol)
+    miss = ~board.matched(pcs, rts)
+    assert miss.any() and (~miss).any()
+    pen = anneal.Penalties(board, 0.5, decay=0.5, most=0.8)
+    assert (pen.packed[pen.sides[0]] == (anneal.UNIT << 8) | 1).all()
+    pen.update(pcs, rts)
+    assert pen.extra[miss] == pytest.approx(0.5) and not pen.extra[~miss].any()
+    pen.update(pcs, rts)
+    assert pen.extra[miss] == pytest.approx(0.75)  # 0.5 * 0.5 + 0.5
+    pen.update(pcs, rts)
+    assert pen.extra[miss] == pytest.approx(0.8)  # capped at `most`
+    a, b = pen.sides
+    assert (pen.packed[a] == pen.packed[b]).all()  # one join, the same weight from each cell
+    assert ((pen.packed[a][miss] >> 8) == anneal.UNIT + round(0.8 * anneal.UNIT)).all()
+    assert (pen.packed[a] & 255 == 1).all()  # the low byte counts the join once
+    pen.reset()
+    assert not pen.extra.any() and ((pen.packed[a] >> 8) == anneal.UNIT).all()
+
+
+def test_lns_runs_guided_annealing_when_asked():
+    inst = read_instance(INSTANCES / "e2_16x16.txt")
+    out = lns.solve(inst, SolveOptions(seed=0, objective="matches", stop=anneal.CpuBudget(1.5),
+                                       params={"penalty": "0.02", "start_time": "0.3"}))
+    assert verify(inst, out.solution, "matches").score == out.objective
+    assert out.stats["penalty"] == 0.02
+    with pytest.raises(Exception, match="penalty"):
+        lns.solve(inst, SolveOptions(seed=0, objective="matches", time_limit=1.0,
+                                     params={"penalty": "9"}))

@@ -177,6 +177,21 @@ def test_row_research_repairs_scrambled_rows_with_the_rest_fixed():
     assert verify(inst, found[0], "matches").score == JOINS_6
 
 
+def test_row_search_says_when_no_arrangement_of_the_rows_does_better():
+    """Rows 0-1 scrambled, rows 4-5 searched again: their joins are all matched, the breaks
+    lie above them, so no arrangement of their pieces lowers the count and the search walks
+    its whole tree (exhausted, nothing found); rows 0-1 searched again find the planted rows,
+    a board with no break, which ends the search too."""
+    inst, sol = planted("e2_6x6.txt")
+    board, bad = scrambled(inst, sol, [r * 6 + c for r in (0, 1) for c in range(6)], seed=4)
+    assert verify(inst, bad, "matches").score < JOINS_6
+    assert breakscan.search_rows(inst, bad, range(4, 6), 0, 10_000_000) == (None, True)
+    found, exhausted = breakscan.search_rows(inst, bad, range(0, 2), 0, 10_000_000)
+    assert exhausted and found is not None and found[1] == 0
+    # a budget too small to finish: neither a board nor a verdict
+    assert breakscan.search_rows(inst, bad, range(0, 2), 0, 1) == (None, False)
+
+
 def test_portfolio_moves_an_idle_lanes_core_to_the_lane_that_raises_the_score(cli):
     # the GA's boards (about 300 of 480) never beat the LNS's (430+) after its first board,
     # so at a review the GA's core goes to a second LNS started from the best board

@@ -13,8 +13,9 @@ the record. The search is only as good as its start: from a break-search board (
 low 430s at the same temperature; the LNS lane therefore renews its start (lns.py).
 
 `temper` runs parallel tempering (a ladder of chains that trade boards by the Metropolis
-rule) and the core also has 3-cycles and 2x2 block turns; `Schedule` picks among them from
-the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
+rule), the core also has 3-cycles and 2x2 block turns, and `Penalties` turns the chain into
+guided local search (joins that stay mismatched weigh more); `Schedule` picks among them
+from the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
 Eternity II (docs/hybrid.md), so they are options, not the default.
 """
 
@@ -48,6 +49,13 @@ SWEEP = 20_000
 REPLICAS = 1
 TRIPLES = 0.0
 BLOCKS = 0.0
+# guided local search (`Penalties`): a join's weight is 1 + its penalty; after each chunk every
+# penalty decays by DECAY and each mismatched join's grows by PENALTY (0: plain annealing), up
+# to PENALTY_MAX; weights are counted in 1/UNIT of a join in the core
+PENALTY = 0.0
+DECAY = 0.95
+PENALTY_MAX = 4.0
+UNIT = 16
 
 
 class CpuBudget:
@@ -59,6 +67,38 @@ class CpuBudget:
 
     def is_set(self) -> bool:
         return time.process_time() >= self.end
+
+
+class Penalties:
+    """Guided local search: joins that stay mismatched weigh more in the annealer's objective,
+    so the chain is pushed to fix them and to break joins elsewhere instead, which moves the
+    mismatches across the board rather than letting them sit where the board froze. The
+    weights are the core's eleventh array, packed as (weight in 1/UNIT of a join) << 8 | 1."""
+
+    def __init__(self, board: Board, step: float, decay: float = DECAY,
+                 most: float = PENALTY_MAX):
+        self.board, self.step, self.decay, self.most = board, step, decay, most
+        j = board.joins
+        self.sides = (j[:, 0] * 4 + j[:, 1], j[:, 2] * 4 + board.opp[j[:, 1]])
+        self.extra = np.zeros(len(j))
+        self.packed = np.zeros(board.n * 4, dtype=np.int32)
+        self.pack()
+
+    def pack(self) -> None:
+        w = (UNIT + np.rint(self.extra * UNIT)).astype(np.int32)
+        for side in self.sides:
+            self.packed[side] = (w << 8) | 1
+
+    def update(self, pcs: np.ndarray, rts: np.ndarray) -> None:
+        """Decay every penalty, raise those of the joins mismatched on this board."""
+        self.extra *= self.decay
+        self.extra[~self.board.matched(pcs, rts)] += self.step
+        np.minimum(self.extra, self.most, out=self.extra)
+        self.pack()
+
+    def reset(self) -> None:
+        self.extra[:] = 0
+        self.pack()
 
 
 class Annealer:
@@ -80,6 +120,7 @@ class Annealer:
         state = np.array([int(rng.integers(1, 1 << 62)), score, score, npieces], dtype=np.int64)
         self.arrays = (col, nb, bits.reshape(n * npieces), movable, klass, *cur, *best, state)
         self.compiled = engine != "python" and _anneal is not None and len(movable) > 0
+        self.penalties: Penalties | None = None  # set for guided local search
 
     @property
     def score(self) -> int:
@@ -111,15 +152,18 @@ class Annealer:
         of moves from an inner cell that turn a 2x2 block of inner cells holding it."""
         if len(self.arrays[3]) == 0:
             return 0
+        arrays, unit = self.arrays, 1
+        if self.penalties is not None:
+            arrays, unit = (*arrays, self.penalties.packed), UNIT
         if self.compiled:
-            return _anneal.run(self.arrays, moves, temperature, focus, triples, blocks)[2]
-        return py_run(self.arrays, moves, temperature, focus, triples, blocks)
+            return _anneal.run(arrays, moves, temperature, focus, triples, blocks, unit)[2]
+        return py_run(arrays, moves, temperature, focus, triples, blocks, unit)
 
     def replica(self, seed: int) -> Annealer:
         """A second chain on the same board from this one's current board: the tables are
         shared, the board, best and random state are its own."""
         twin = object.__new__(Annealer)
-        twin.board, twin.compiled = self.board, self.compiled
+        twin.board, twin.compiled, twin.penalties = self.board, self.compiled, None
         cur = [x.copy() for x in self.arrays[5:7]]
         state = self.arrays[9].copy()
         state[0] = int(np.random.default_rng(seed).integers(1, 1 << 62))
@@ -134,6 +178,7 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
            t_hot: float = T_HOT, t_cold: float = T_COLD, cycle: float = CYCLE,
            focus: float = 0.5, engine: str = "auto",
            assign_every: int = 0, triples: float = 0.0, blocks: float = 0.0,
+           penalty: float = PENALTY,
            incoming: Incoming | None = None) -> tuple[Solution, int]:
     """Cycles of cooling from t_hot to t_cold (`cycle` CPU s each), each from the best board;
     returns the best board met and its score (never worse than `sol`). on_improve sees each
@@ -141,8 +186,11 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
     the current board gets one very large move, the optimal re-placement of scattered cells
     of one class (lns.assign, never worse), and the chain goes on from it. `incoming`: a
     board from elsewhere (another lane's best) to start the next cycle from when it beats
-    this run's best."""
+    this run's best. `penalty` > 0: guided local search (Penalties), the weights updated after
+    every chunk and cleared at each cycle's restart."""
     a = Annealer(board, sol, seed, engine)
+    if penalty > 0:
+        a.penalties = Penalties(board, penalty)
     rng = np.random.default_rng(seed)
     chunks = 0
     target = len(board.joins)
@@ -157,8 +205,12 @@ def anneal(board: Board, sol: Solution, seed: int, *, seconds: float,
         chunks += 1
         if assign_every and chunks % assign_every == 0:
             a.restart(reassigned(board, a.current(), rng))
+        if a.penalties is not None:
+            a.penalties.update(a.arrays[5], a.arrays[6])
         if frac >= 1.0:
             a.restart(received(incoming, a.best_score) or a.best())
+            if a.penalties is not None:
+                a.penalties.reset()
             cycle_start = time.process_time()
         if a.best_score > reported and on_improve is not None:
             reported = a.best_score
@@ -268,6 +320,7 @@ class Schedule:
     triples: float = TRIPLES
     blocks: float = BLOCKS
     focus: float = 0.5
+    penalty: float = PENALTY
 
     def search(self, board: Board, sol: Solution, seed: int, *, seconds: float,
                stop: Callable[[], bool] = lambda: False,
@@ -283,7 +336,7 @@ class Schedule:
         return anneal(board, sol, seed, seconds=seconds, stop=stop, on_improve=on_improve,
                       t_hot=self.t_hot, t_cold=self.t_cold, cycle=self.cycle,
                       focus=self.focus, triples=self.triples, blocks=self.blocks,
-                      incoming=incoming)
+                      penalty=self.penalty, incoming=incoming)
 
 
 def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solution:
@@ -300,9 +353,11 @@ def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solutio
 
 # --- the fallback --------------------------------------------------------------------------
 def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0,
-           blocks: float = 0.0) -> int:
-    """The loop of `_anneal.c` in Python, move for move the same kinds (not the same draws)."""
-    col, nb, amask, movable, klass, pcs, rts, bpcs, brts, state = arrays
+           blocks: float = 0.0, unit: int = 1) -> int:
+    """The loop of `_anneal.c` in Python, move for move the same kinds (not the same draws);
+    with an eleventh array, the packed join weights, the same weighted rule."""
+    col, nb, amask, movable, klass, pcs, rts, bpcs, brts, state = arrays[:10]
+    weights = arrays[10] if len(arrays) > 10 else None
     npieces = int(state[3])
     rng = np.random.default_rng(int(state[0]))
     byclass = [[int(c) for c in movable if klass[c] == k] for k in range(3)]
@@ -311,14 +366,23 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
     def shown(c: int, s: int) -> int:
         return int(col[(pcs[c] * 4 + rts[c]) * 4 + s])
 
+    def value(c: int, s: int) -> int:
+        return 1 if weights is None else int(weights[c * 4 + s])
+
     def cell_score(c: int) -> int:
         k = 0
         for s in range(4):
             o = int(nb[c * 4 + s])
             if o >= 0:
                 x = shown(c, s)
-                k += x != 0 and x == shown(o, (s + 2) % 4)
+                k += value(c, s) if x != 0 and x == shown(o, (s + 2) % 4) else 0
         return k
+
+    def change(before: int, after: int) -> tuple[int, int]:
+        """(weighted, real) change between two packed sums."""
+        if weights is None:
+            return after - before, after - before
+        return (after >> 8) - (before >> 8), (after & 255) - (before & 255)
 
     def side_of(a: int, b: int) -> int:
         return next((s for s in range(4) if nb[a * 4 + s] == b), -1)
@@ -327,7 +391,7 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
         if side < 0:
             return 0
         x = shown(a, side)
-        return int(x != 0 and x == shown(b, (side + 2) % 4))
+        return value(a, side) if x != 0 and x == shown(b, (side + 2) % 4) else 0
 
     def pair_score(a: int, b: int, side: int) -> int:
         return cell_score(a) + cell_score(b) - joined(a, b, side)
@@ -376,13 +440,15 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
             rts[c] = r
 
     def take(delta: int) -> bool:
-        return delta >= 0 or (temp > 0 and rng.random() < math.exp(delta / temp))
+        return delta >= 0 or (temp > 0 and rng.random() < math.exp(delta / (temp * unit)))
+
+    real_mask = -1 if weights is None else 255
 
     score, best, taken = int(state[1]), int(state[2]), 0
     for _ in range(moves):
         a = int(rng.choice(movable))
         for _k in range(4):
-            if cell_score(a) != full[int(klass[a])] or rng.random() >= focus:
+            if cell_score(a) & real_mask != full[int(klass[a])] or rng.random() >= focus:
                 break
             a = int(rng.choice(movable))
         kl = int(klass[a])
@@ -399,7 +465,7 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
             for k, (_, p, r) in enumerate(old):
                 pcs[q[(k + step) % 4]], rts[q[(k + step) % 4]] = p, (r + step) % 4
             fits = all(int(amask[x * npieces + pcs[x]]) >> int(rts[x]) & 1 for x in q)
-            delta = quad_score(q) - before if fits else 0
+            delta, real = change(before, quad_score(q)) if fits else (0, 0)
             if not fits or not take(delta):
                 for x, p, r in old:
                     pcs[x], rts[x] = p, r
@@ -412,7 +478,7 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
             pcs[b], pcs[c], pcs[a] = old[0][1], old[1][1], old[2][1]
             for x in (a, b, c):
                 best_turns([x], -1)
-            delta = trio_score(a, b, c) - before
+            delta, real = change(before, trio_score(a, b, c))
             if not take(delta):
                 for x, p, r in old:
                     pcs[x], rts[x] = p, r
@@ -420,7 +486,7 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
         elif turn:
             before = cell_score(a)
             best_turns([a], -1, skip=oa)
-            delta = cell_score(a) - before
+            delta, real = change(before, cell_score(a))
             if not take(delta):
                 rts[a] = oa
                 continue
@@ -439,11 +505,11 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
             else:
                 best_turns([a], -1)
                 best_turns([b], -1)
-            delta = pair_score(a, b, side) - before
+            delta, real = change(before, pair_score(a, b, side))
             if not take(delta):
                 pcs[a], rts[a], pcs[b], rts[b] = pa, oa, pb, ob
                 continue
-        score += delta
+        score += real
         taken += 1
         if score > best:
             best = score

@@ -283,29 +283,38 @@ def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
     break search with everything else fixed and fewer breaks than `sol` in all; None if
     none turns up within `node_limit` placements (a large neighbourhood, searched by the
     backtracker)."""
+    return search_rows(inst, sol, rows, seed, node_limit, fix)[0]
+
+
+def search_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int, node_limit: int,
+                fix: Solution | None = None) -> tuple[tuple[Solution, int] | None, bool]:
+    """research_rows, and whether the search walked its whole tree: then no arrangement of
+    those rows' pieces beats the board returned (or `sol`, when None)."""
     fixed = {**inst.fixed, **(fix or {})}
     keep = {c: pr for c, pr in sol.items() if c[0] not in rows or c in fixed}
     if len(keep) == len(sol):
-        return None
+        return None, True
     from .check import score
 
     breaks = sq.join_count(inst.width, inst.height) - score(inst, sol)
     if breaks == 0:
-        return None
+        return None, True
     t = BreakTables(inst, keep, meet_fixed=False)
     s = BreakSearcher(t, seed, np.full(t.ncells, breaks - 1, np.int32))
-    best, done = None, 0
+    best, done, exhausted = None, 0, False
     while done < node_limit:
         code, nodes = s.step(min(node_limit - done, 1_000_000))
         done += nodes
         if code == 1:
             best = (s.solution(), s.breaks)
             if s.breaks == 0:
+                exhausted = True
                 break
             s.cap(s.breaks - 1)
         elif code == -1:
+            exhausted = True
             break
-    return best
+    return best, exhausted
 
 
 # --- the backend (`--backend search --objective matches`) -------------------------------------

@@ -433,6 +433,9 @@ OPTIONS = Options(
            "class (0)"),
     Option("blocks", fraction, None, "share of the annealing's moves from an inner cell that "
            "turn a 2x2 block of inner pieces a quarter, keeping its four inner joins (0)"),
+    Option("penalty", non_negative, None, "guided local search: weight in joins added to a "
+           "mismatched join after each chunk of the annealing's moves (times 0.95 each chunk, "
+           "at most 4), so mismatches that stay are pushed elsewhere (0: plain annealing)"),
     Option("renew", seconds, None, "CPU s without a gain before the annealing takes a new "
            "break-search start board (90)"),
     Option("region_time", seconds, None, "s of CP-SAT per region repair (0.5)"),
@@ -446,7 +449,8 @@ OPTIONS = Options(
     Option("inbox", as_is, help="the portfolio's boards from the other lanes (hybrid.lanes)",
            internal=True),
 )
-SCHEDULE_OPTIONS = ("temperature", "t_cold", "cycle", "replicas", "t_max", "triples", "blocks")
+SCHEDULE_OPTIONS = ("temperature", "t_cold", "cycle", "replicas", "t_max", "triples", "blocks",
+                    "penalty")
 KICK = 12  # cells shuffled by a kick when a descent has stalled; 4 more per failed kick
 KICK_MAX = 36
 SLACK = 2  # a descent's board replaces the base when at most this far below it
@@ -536,7 +540,8 @@ def schedule_of(params: dict):
         t_hot=t_hot, t_cold=_number(params, "t_cold", min(t_hot, anneal.T_COLD), 0.0, 100.0),
         cycle=_number(params, "cycle", anneal.CYCLE, 0.1, 1e9), replicas=replicas,
         t_max=t_max, triples=anneal.TRIPLES if triples is None else triples,
-        blocks=anneal.BLOCKS if blocks is None else blocks)
+        blocks=anneal.BLOCKS if blocks is None else blocks,
+        penalty=_number(params, "penalty", anneal.PENALTY, 0.0, anneal.PENALTY_MAX))
 
 
 def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
@@ -600,7 +605,8 @@ def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         on_improve(current, board.score(*board.arrays(current)))
     out = {"solver": "lns", "method": "anneal", "replicas": sched.replicas,
            "temperature": [sched.t_hot, sched.t_max if sched.replicas > 1 else sched.t_cold],
-           "triples": sched.triples, "blocks": sched.blocks, "starts": starts,
+           "triples": sched.triples, "blocks": sched.blocks, "penalty": sched.penalty,
+           "starts": starts,
            **({"exchanges": tempering.exchanges, "moves": tempering.moves}
               if sched.replicas > 1 else {}),
            **({"received": inbox.received} if inbox is not None else {}),
