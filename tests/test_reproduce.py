@@ -157,7 +157,7 @@ def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
     script, out = tmp_path / "run.py", tmp_path / "t.csv"
     script.write_text(_SCRIPT)
     marker = f"TILESOLVE_TEST_{os.getpid()}_{time.time_ns()}"
-    env = {**os.environ, marker: "1"}
+    env = {**os.environ, marker: "1", "PYTHONFAULTHANDLER": "1"}
     proc = subprocess.Popen([sys.executable, str(script), str(out), HIDATO,
                              str(ROOT / "instances" / "e2_16x16.txt")],
                             env=env, stderr=subprocess.PIPE, text=True)
@@ -166,7 +166,12 @@ def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
         time.sleep(0.2)
     assert reproduce.load_rows(out), "the first run should have finished"
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # say where it hangs: every thread's stack, then fail
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=30)
+        pytest.fail(f"no exit within 60 s of Ctrl-C; its stderr:\n{err}")
     assert proc.returncode == 130
     assert "finished runs are kept" in err and "Traceback" not in err
     kept = reproduce.load_rows(out)

@@ -168,14 +168,18 @@ def worst_case_seconds(runs: Iterable[Run], jobs: int) -> float | None:
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and end the workers now (they may be mid-solve)."""
-    procs = list(getattr(pool, "_processes", {}).values())
+    """Cancel what has not started and end the workers now (they may be mid-solve): SIGTERM,
+    and SIGKILL for a worker still alive 5 s later, so that no exit waits on a worker."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         if p.is_alive():
             p.terminate()
     for p in procs:
         p.join(timeout=5)
+        if p.is_alive():
+            p.kill()
+            p.join(timeout=5)
 
 
 def run_all(
