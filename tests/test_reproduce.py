@@ -158,9 +158,11 @@ def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
     script.write_text(_SCRIPT)
     marker = f"TILESOLVE_TEST_{os.getpid()}_{time.time_ns()}"
     env = {**os.environ, marker: "1", "PYTHONFAULTHANDLER": "1"}
+    # started with SIGINT ignored, as a shell starts a background job (`cmd &` in a script)
     proc = subprocess.Popen([sys.executable, str(script), str(out), HIDATO,
                              str(ROOT / "instances" / "e2_16x16.txt")],
-                            env=env, stderr=subprocess.PIPE, text=True)
+                            env=env, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     deadline = time.time() + 120
     while time.time() < deadline and len(reproduce.load_rows(out)) < 1:
         time.sleep(0.2)

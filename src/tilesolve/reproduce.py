@@ -398,7 +398,14 @@ def announce(todo: Sequence[Run], csv_path: str | Path, jobs: int) -> None:
 
 
 def main_guard(fn: Callable[[], None]) -> None:
-    """Run a script's main: Ctrl-C says what was kept and exits 130, bad input exits 2."""
+    """Run a script's main: Ctrl-C says what was kept and exits 130, bad input exits 2.
+
+    Ctrl-C (SIGINT) raises KeyboardInterrupt even when the script was started with SIGINT
+    ignored, as a shell does for a job it runs in the background (`cmd &` in a script);
+    Python would otherwise keep ignoring it and `kill -INT` would not stop the runs."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         fn()
     except KeyboardInterrupt:
