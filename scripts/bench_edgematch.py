@@ -23,6 +23,7 @@ import os
 import statistics
 from pathlib import Path
 
+from tilesolve.families.edgematch.generate import planted_file
 from tilesolve.hybrid.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,21 +34,10 @@ GEN_SEED = 7001  # generated boards: a seed no backend was tuned on
 BACKENDS = ("cpsat", "milp", "sat", "ga", "search")
 
 
-def generated(size: int, folder: Path) -> Path:
-    """A board of the given size at Brendan's colour counts (the generator's default)."""
-    from tilesolve.families.edgematch.generate import generate_text
-
-    path = folder / f"gen_{size:02d}x{size:02d}_s{GEN_SEED}.txt"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        path.write_text(generate_text(seed=GEN_SEED, size=str(size)))
-    return path
-
-
 def default_instances(folder: Path) -> list[Path]:
     out = []
     for n in SIZES:
-        out += [BRENDAN / f"pieces_{n:02d}x{n:02d}.txt", generated(n, folder)]
+        out += [BRENDAN / f"pieces_{n:02d}x{n:02d}.txt", planted_file(folder, n, GEN_SEED)]
     return out
 
 

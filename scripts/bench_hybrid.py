@@ -27,6 +27,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from tilesolve.families.edgematch.generate import planted_file
 from tilesolve.hybrid.bench import run_together, solve_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,13 +61,8 @@ def slug(text: str) -> str:
 
 
 def held_out(folder: Path) -> Path:
-    """An 8x8 with a planted solution at Brendan's colour counts (the generator's default)."""
-    from tilesolve.families.edgematch.generate import generate_text
-
-    path = folder / f"held_out_08x08_s{HELD_OUT_SEED}.txt"
-    if not path.exists():
-        path.write_text(generate_text(seed=HELD_OUT_SEED, size="8"))
-    return path
+    """An 8x8 with a planted solution at Brendan's colour counts, from a seed not tuned on."""
+    return planted_file(folder, 8, HELD_OUT_SEED)
 
 
 def most_joins(path: Path) -> int:
