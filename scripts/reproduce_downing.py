@@ -346,8 +346,6 @@ every tile placed with one blue line through all of them.
 
 def main() -> None:
     ap = rp.parser(__doc__.splitlines()[0], runs=20)
-    ap.add_argument("--tuned-runs", type=int, default=None,
-                    help="runs per row of the tuned preset (default: --runs)")
     ap.add_argument("--no-exact", action="store_true", help="leave out the exact backends")
     ap.add_argument("--rows", default=None,
                     help="only rows whose name (e.g. 'Blue 10-pyramid 200/200') matches this "

@@ -134,16 +134,19 @@ def pairing() -> dict[int, Path]:
     return out
 
 
-def make_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
+def make_runs(n_runs: int, tables: list[str], tuned_runs: int | None = None) -> list[rp.Run]:
+    """The paper preset's runs first, table by table, then the tuned preset's, then the exact
+    backends' (an interrupted rerun has then finished the paper's columns first)."""
     pairs = pairing()
+    counts = {"paper": n_runs, "tuned": n_runs if tuned_runs is None else tuned_runs}
     runs = []
-    for t in tables:
-        _, cls, variant = TABLES[t]
-        for p in CLASSES[cls][1]:
-            for preset in PRESETS:
+    for preset in PRESETS:
+        for t in tables:
+            _, cls, variant = TABLES[t]
+            for p in CLASSES[cls][1]:
                 spec = ":".join(x for x in ("ga", f"preset={preset}", variant) if x)
                 runs += [rp.Run(t, str(p), preset, str(pairs[p]), spec, seed,
-                                max_evaluations=BUDGET) for seed in range(n_runs)]
+                                max_evaluations=BUDGET) for seed in range(counts[preset])]
     for path in sorted(set(pairs.values())):
         runs += [rp.Run("exact", path.stem, b, str(path), b, 0, time_limit=EXACT_SECONDS)
                  for b in EXACT]
@@ -277,7 +280,7 @@ def main() -> None:
     tables = args.tables.split(",") if args.tables else list(TABLES)
     rows = rp.load_rows(csv_path)
     if not args.report_only:
-        runs = make_runs(args.runs, tables)
+        runs = make_runs(args.runs, tables, args.tuned_runs)
         rp.announce(rp.pending(runs, csv_path), csv_path, args.jobs)
         rows = rp.run_all(runs, csv_path, args.jobs)
     print(write_page(rows, out_dir, args.runs))

@@ -343,3 +343,10 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     assert pairs[13].name in {"hidato_37_01.txt", "hidato_37_04.txt", "hidato_37_06.txt"}
     same = sum(len(FAMILY.read_instance(p).givens) == script.GIVENS[k] for k, p in pairs.items())
     assert same == 17  # of 21: the givens our boards happen to have
+    # the paper preset's runs come first (an interrupted rerun has the paper's columns), and
+    # the tuned preset runs --tuned-runs times
+    runs = script.make_runs(3, ["2", "4"], tuned_runs=1)
+    columns = [r.column for r in runs]
+    last_paper = max(i for i, c in enumerate(columns) if c == "paper")
+    assert columns.index("tuned") == last_paper + 1 == 3 * 2 * 11
+    assert columns.count("tuned") == 2 * 11 and columns[-1] in script.EXACT

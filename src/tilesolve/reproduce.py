@@ -375,9 +375,12 @@ def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
 # --- the scripts' shared command line -------------------------------------------------------
 def parser(description: str, runs: int,
            out_dir: str = "out/reproductions") -> argparse.ArgumentParser:
-    """--runs, --jobs, --tables, --out-dir, --report-only: the options of every script."""
+    """--runs, --tuned-runs, --jobs, --tables, --out-dir, --report-only: every script's options."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--runs", type=int, default=runs, help=f"runs per row (default {runs})")
+    ap.add_argument("--tuned-runs", type=int, default=None,
+                    help="runs per row of the tuned preset, which the papers have no figure "
+                         "for (default: --runs)")
     ap.add_argument("--jobs", type=int, default=0, help="parallel runs (0: one per core)")
     ap.add_argument("--tables", default=None, help="comma list of tables to run (default all)")
     ap.add_argument("--out-dir", default=out_dir,
