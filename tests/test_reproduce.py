@@ -153,7 +153,8 @@ def _processes_with(marker: str) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
-def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path, sig, code):
     script, out = tmp_path / "run.py", tmp_path / "t.csv"
     script.write_text(_SCRIPT)
     marker = f"TILESOLVE_TEST_{os.getpid()}_{time.time_ns()}"
@@ -167,14 +168,14 @@ def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path):
     while time.time() < deadline and len(reproduce.load_rows(out)) < 1:
         time.sleep(0.2)
     assert reproduce.load_rows(out), "the first run should have finished"
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)  # Ctrl-C, or `kill`
     try:
         _, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:  # say where it hangs: every thread's stack, then fail
         proc.send_signal(signal.SIGABRT)
         _, err = proc.communicate(timeout=30)
-        pytest.fail(f"no exit within 60 s of Ctrl-C; its stderr:\n{err}")
-    assert proc.returncode == 130
+        pytest.fail(f"no exit within 60 s of {sig.name}; its stderr:\n{err}")
+    assert proc.returncode == code
     assert "finished runs are kept" in err and "Traceback" not in err
     kept = reproduce.load_rows(out)
     assert [r["column"] for r in kept] == ["cpsat"] and kept[0]["solved"]

@@ -400,21 +400,33 @@ def announce(todo: Sequence[Run], csv_path: str | Path, jobs: int) -> None:
           "so Ctrl-C and a rerun resume", file=sys.stderr)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, stopped like Ctrl-C: workers ended, finished rows kept."""
+
+
+def _terminated(signum, frame) -> None:
+    raise Terminated
+
+
 def main_guard(fn: Callable[[], None]) -> None:
-    """Run a script's main: Ctrl-C says what was kept and exits 130, bad input exits 2.
+    """Run a script's main: Ctrl-C says what was kept and exits 130 (SIGTERM: 143), bad
+    input exits 2.
 
     Ctrl-C (SIGINT) raises KeyboardInterrupt even when the script was started with SIGINT
     ignored, as a shell does for a job it runs in the background (`cmd &` in a script);
-    Python would otherwise keep ignoring it and `kill -INT` would not stop the runs."""
+    Python would otherwise keep ignoring it and `kill -INT` would not stop the runs. SIGTERM
+    (`kill`, `pkill`) stops the same way; by default it would end this process at once and
+    leave its workers running on as orphans."""
     import signal
 
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         fn()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print("interrupted: finished runs are kept in the CSV; run again to resume",
               file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(143 if isinstance(exc, Terminated) else 130) from None
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
