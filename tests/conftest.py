@@ -77,3 +77,15 @@ def popen_cli(*args: str, tag: str, env: dict[str, str] | None = None) -> subpro
         [sys.executable, "-m", "tilesolve", *args], cwd=ROOT, env=env, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )
+
+
+def walk(searcher, steps: int = 40, budget: int = 997) -> list[tuple]:
+    """A resumable search run in small steps: (code, nodes, deepest, board) per step, to
+    compare two cores (or two settings) that must walk the same tree."""
+    out = []
+    for _ in range(steps):
+        code, nodes = searcher.step(budget)
+        out.append((code, nodes, searcher.max_depth, searcher.solution() if code == 1 else None))
+        if code == -1:
+            break
+    return out

@@ -8,7 +8,7 @@ core and the Python loop walk the same pruned tree.
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, walk
 
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
@@ -62,17 +62,8 @@ def test_lookahead_counts_the_same_boards_around_a_fixed_piece():
 def test_c_and_python_walk_the_same_pruned_tree(mode):
     inst, _ = generate(5, 5, seed=3)
     tables = search.RowscanTables(inst, lookahead=mode)
-    walks = []
-    for kind in (search.CSearcher, search.PySearcher):
-        searcher = kind(tables, 77)
-        steps = []
-        for _ in range(40):  # resumed in small steps: the counts must survive each return
-            code, nodes = searcher.step(997)
-            steps.append((code, nodes, searcher.max_depth,
-                          searcher.solution() if code == 1 else None))
-            if code == -1:
-                break
-        walks.append(steps)
+    # resumed in small steps: the counts must survive each return
+    walks = [walk(kind(tables, 77)) for kind in (search.CSearcher, search.PySearcher)]
     assert walks[0] == walks[1] and walks[0][-1][1] > 0
     small, _ = generate(4, 4, seed=2)
     assert _count(small, mode, "c") == _count(small, mode, "python")

@@ -146,20 +146,24 @@ def _work(make: Callable[[int], Searcher], seed: int, shared: _Shared, restart: 
                 shared.restarts += 1
 
 
-def run(make: Callable[[int], Searcher], opts: SolveOptions, restart: int = 0) -> Outcome:
-    """First solution by racing `opts.threads` seeded searchers (one if the core is Python)."""
+def run(make: Callable[[int], Searcher], opts: SolveOptions,
+        restart: int | list[int] = 0) -> Outcome:
+    """First solution by racing `opts.threads` seeded searchers (one if the core is Python).
+    `restart`: the Luby unit of every worker, or one per worker (the last for the rest)."""
     shared = _Shared(opts)
     t0, cpu0 = time.perf_counter(), time.process_time()
     probe = make(opts.seed)
     workers = opts.thread_count() if probe.parallel else 1
     seeds = [opts.seed + 1_000_003 * k for k in range(workers)]
+    units = restart if isinstance(restart, list) else [restart]
+    unit = [units[min(k, len(units) - 1)] for k in range(workers)]
     threads = [
-        threading.Thread(target=_work, args=(make, s, shared, restart), daemon=True)
-        for s in seeds[1:]
+        threading.Thread(target=_work, args=(make, s, shared, u), daemon=True)
+        for s, u in zip(seeds[1:], unit[1:], strict=True)
     ]
     for t in threads:
         t.start()
-    _work(lambda s: probe if s == opts.seed else make(s), seeds[0], shared, restart)
+    _work(lambda s: probe if s == opts.seed else make(s), seeds[0], shared, unit[0])
     shared.done.set()  # the main worker stopped: time is up or a result is in
     for t in threads:
         t.join()

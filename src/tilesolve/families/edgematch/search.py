@@ -6,20 +6,22 @@ keyed on (west, north); the search only skips used pieces. The tables hold:
 - the frame rule per cell (corners, sides, inner cells: grey exactly on the frame);
 - fixed pieces (the instance's and `--fix`'s), also as a filter on the cells left of and
   above them (their east / south colour must meet the fixed piece);
-- without fixed pieces, the first corner piece kept to the top-left corner (square boards)
-  or the top row (rectangles), which removes the board's rotations;
+- without fixed pieces, one corner piece kept to the top-left corner, which takes no other
+  piece (square boards), or to the top row (rectangles): this removes the board's rotations;
 - a seeded random order inside each bucket, with hinted placements first.
 
 The inner loop is compiled C (`_rowscan.c`, built on install); without it the same loop
 runs in Python, about a hundred times slower. `--lookahead bottom|below` also skips a
 placement after which some open cell has no free piece left that shows the colour above it
 (counts per kind of cell and colour). It is exact and cuts the tree (Brendan's 6x6, whole
-tree: 52.9 million nodes, 43.1 million with `below`) but costs more per node than it saves in
-nodes to the first board: on Brendan's 7x7, seeds 0-15, one thread, median 2.17 CPU s without,
-3.15 with `bottom`, 4.59 with `below`; so it is off by default. Parallel threads race
-differently seeded searches (the C core releases the GIL). With --objective matches the
-search allows a bounded number of mismatched joins (breakscan.py: --breaks N, --break-from
-ROW) and returns the best board it meets.
+tree: 52.9 million nodes, 43.1 million with `below`) but not the nodes to the first board:
+on Brendan's 7x7, seeds 0-15, one thread, median 0.27 CPU s without, 0.33 with `bottom`,
+0.57 with `below`, on the same 8.2 million nodes; so it is off by default. `--values fixed`
+walks the table's order with no restarts (as the public backtrackers do); over 16 generated
+7x7 boards it took 61.5 CPU s against 14.5 for shuffled orders with restarts, so it is not
+the default. Parallel threads race differently seeded searches (the C core releases the
+GIL). With --objective matches the search allows a bounded number of mismatched joins
+(breakscan.py: --breaks N, --break-from ROW) and returns the best board it meets.
 """
 
 from __future__ import annotations
@@ -47,8 +49,13 @@ LOOKAHEAD = Option(
     "shown has no free piece of its kind to take (counted per kind of cell and colour): none, "
     "bottom (the last row's cells only) or below (every cell); not with --objective",
     ("none", "bottom", "below"))
+VALUES = Option(
+    "values", str, "shuffled", "the order in which a cell tries its candidates: shuffled (a "
+    "seeded order per cell and pair of colours, renewed at each restart) or fixed (by piece "
+    "number and turn, with no restarts; a second thread races shuffled orders)",
+    ("shuffled", "fixed"))
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
-                  LOOKAHEAD, BREAK_OPTIONS)
+                  LOOKAHEAD, VALUES, BREAK_OPTIONS)
 MASK64 = (1 << 64) - 1
 
 
@@ -76,9 +83,14 @@ class RowscanTables:
         self.ncol = max(max(e) for e in inst.pieces) + 1
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
-        anchor = self._anchor(inst) if symmetry and not fixed else None
+        anchor = self._anchor(inst, hint or {}) if symmetry and not fixed else None
         first, allowed = (anchor[0] - 1, {self.index[c] for c in anchor[1]}) if anchor \
             else (-1, set())
+        # square: the top-left cell takes the anchor only. Any other corner there leaves the
+        # anchor no cell, which the search finds only at the last corner, after a whole
+        # subtree without a board (3 first tries in 4 with a shuffled order): on Brendan's
+        # 7x7 the nodes to a board fell from 71 to 8.2 million (median of 16 seeds).
+        alone = allowed if anchor and inst.width == inst.height else set()
         need_e, need_s = self._needs(base, sq.E), self._needs(base, sq.S)
         want = {self.index[c]: (p - 1, r) for c, (p, r) in (hint or {}).items()
                 if c in self.index}
@@ -88,7 +100,7 @@ class RowscanTables:
             i, p, r, cw, cn, ce, cs = row
             if (need_e[i] >= 0 and ce != need_e[i]) or (need_s[i] >= 0 and cs != need_s[i]):
                 continue
-            if p == first and i not in allowed:
+            if (p == first and i not in allowed) or (i in alone and p != first):
                 continue
             groups[i].setdefault(cw * self.ncol + cn, []).append(row)
         sizes = [0] * (self.ncells * self.nkeys)
@@ -145,8 +157,12 @@ class RowscanTables:
         return self_key, below, ent_start, ent, array("i", [0]) * len(have), have
 
     @staticmethod
-    def _anchor(inst: EdgeInstance) -> tuple[int, set]:
-        first = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+    def _anchor(inst: EdgeInstance, hint: Solution) -> tuple[int, set]:
+        """The corner piece kept to the top left (square) or the top row: the hint's top-left
+        piece when it is a corner, so the hinted board stays in the tree, else the first."""
+        at = hint.get((0, 0), (0, 0))[0]
+        first = at if at and inst.kind(at) == "corner" else \
+            next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
         w, h = inst.width, inst.height
         return first, ({(0, 0)} if w == h else {(0, 0), (0, w - 1)})
 
@@ -160,13 +176,14 @@ class RowscanTables:
                 need[i] = inst.edges(*inst.fixed[nb])[sq.opposite(side)]
         return need
 
-    def ordered(self, seed: int) -> tuple[array, ...]:
+    def ordered(self, seed: int | None) -> tuple[array, ...]:
         """(piece, rot, east, south) with each bucket in a seeded random order, hints first:
-        the C core's shuffle, or the same steps in Python when it is not built."""
+        the C core's shuffle, or the same steps in Python when it is not built. Seed None:
+        the table's own order (by piece number and turn)."""
         cols = tuple(array("i", col) for col in self.columns)
-        if _rowscan is not None:
+        if seed is not None and _rowscan is not None:
             _rowscan.shuffle(self.start, self.keep, *cols, seed & MASK64)
-        else:
+        elif seed is not None:
             _shuffle(self.start, self.keep, cols, seed & MASK64)
         return cols
 
@@ -191,7 +208,7 @@ class CSearcher(runner.Searcher):
 
     parallel = True
 
-    def __init__(self, t: RowscanTables, seed: int):
+    def __init__(self, t: RowscanTables, seed: int | None):
         self.t = t
         self.piece, self.rot, self.east, self.south = t.ordered(seed)
         n = t.ncells
@@ -256,7 +273,7 @@ class PySearcher(runner.Searcher):
 
     parallel = False
 
-    def __init__(self, t: RowscanTables, seed: int):
+    def __init__(self, t: RowscanTables, seed: int | None):
         self.t = t
         self.start = t.start.tolist()
         self.piece, self.rot, self.east, self.south = (a.tolist() for a in t.ordered(seed))
@@ -339,6 +356,10 @@ def _lookahead(opts: SolveOptions) -> str:
     return OPTIONS.value(opts.params, "lookahead")
 
 
+def _fixed(opts: SolveOptions) -> bool:
+    return OPTIONS.value(opts.params, "values") == "fixed"
+
+
 def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if opts.objective:
         # the most matched joins: rowscan with a bounded, shrinking number of breaks
@@ -347,6 +368,11 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         return breakscan.solve(inst, opts, "python" if _engine(opts) is PySearcher else "c")
     kind = _engine(opts)
     tables = RowscanTables(inst, not _no_symmetry(opts), opts.hint, opts.fix, _lookahead(opts))
+    if _fixed(opts):
+        # the first worker walks the table's order once (a restart would repeat it); the
+        # others race shuffled orders with restarts
+        return runner.run(lambda seed: kind(tables, None if seed == opts.seed else seed), opts,
+                          restart=[0, _restart(opts)])
     return runner.run(lambda seed: kind(tables, seed), opts, restart=_restart(opts))
 
 
@@ -354,4 +380,4 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     # every solution, so no symmetry breaking
     kind = _engine(opts)
     tables = RowscanTables(inst, False, None, opts.fix, _lookahead(opts))
-    return runner.count(kind(tables, opts.seed), opts)
+    return runner.count(kind(tables, None if _fixed(opts) else opts.seed), opts)
