@@ -52,7 +52,8 @@ def main() -> None:
     if a.backend:
         run_backend(inst, a)
         return
-    opts = SolveOptions(seed=a.seed, objective="matches")
+    opts = SolveOptions(seed=a.seed, objective="matches",
+                        params=dict(p.split("=", 1) for p in a.param))
     start = lns.start_board(inst, opts, a.start_time, wall=600.0)  # CPU-bounded start
     board = lns.Board(inst)
     print(json.dumps({"cpu": round(time.process_time() - cpu0, 1), "start": score(inst, start)}))
