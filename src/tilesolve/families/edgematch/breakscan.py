@@ -105,8 +105,9 @@ class BreakTables:
     def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
         """(start, idx) for each phase's buckets, each bucket in a seeded random order, the
         pieces marked `later` after the others."""
-        noise = np.random.default_rng(seed).integers(0, 1 << 19, len(self.rows))
-        noise |= self.later << 19
+        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(self.rows))
+        if self.later.any():  # the top bit orders; without a group the draws stay as they were
+            noise = (noise >> 1) | (self.later << 19)
         out = []
         for key, size in zip(self.keys, self.sizes, strict=True):
             idx = np.argsort((key.astype(np.int64) << 20) | noise).astype(np.int32)
