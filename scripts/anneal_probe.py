@@ -2,7 +2,8 @@
 
 python scripts/anneal_probe.py BOARD --seconds 60 --seed 0 [--t-hot T --t-cold T --cycle S]
 Prints one JSON line per new best (cpu, score) and a summary line; the start board is the
-break search's best within --start-time CPU seconds.
+break search's best within --start-time CPU seconds (its options by --param, e.g.
+--param keep_last=on).
 
 python scripts/anneal_probe.py BOARD --backend memetic --seconds 240 --seed 0 [--param pool=4]
 runs a whole matches backend (lns, memetic) in this process until it has used --seconds of
@@ -45,14 +46,16 @@ def main() -> None:
     ap.add_argument("--sweep", type=int, default=anneal.SWEEP, help="moves per chain between "
                     "exchanges")
     ap.add_argument("--backend", choices=("lns", "memetic"), help="a whole backend instead")
-    ap.add_argument("--param", action="append", default=[], help="NAME=VALUE backend option")
+    ap.add_argument("--param", action="append", default=[],
+                    help="NAME=VALUE backend option (the start board's break search too)")
     a = ap.parse_args()
     inst = apply_rules(read_instance(a.board))
     cpu0 = time.process_time()
     if a.backend:
         run_backend(inst, a)
         return
-    opts = SolveOptions(seed=a.seed, objective="matches")
+    opts = SolveOptions(seed=a.seed, objective="matches",
+                        params=dict(p.split("=", 1) for p in a.param))
     start = lns.start_board(inst, opts, a.start_time, wall=600.0)  # CPU-bounded start
     board = lns.Board(inst)
     print(json.dumps({"cpu": round(time.process_time() - cpu0, 1), "start": score(inst, start)}))

@@ -4,9 +4,11 @@ every start."""
 
 from __future__ import annotations
 
-from ...core.options import Option, Options, count
+from ...core.options import Option, Options, count, parse_switch
 
 BREAK_OPTIONS = Options(
     Option("breaks", count, None, "mismatched joins allowed at first (default: by board size)"),
     Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
-           "size)"))
+           "size)"),
+    Option("keep_last", parse_switch, False, "place last a group of pieces that tile well "
+           "together (eii's good group)"))

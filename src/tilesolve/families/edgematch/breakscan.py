@@ -23,6 +23,7 @@ from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
+from . import keep_last
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 from .placements import placement_rows
@@ -42,6 +43,7 @@ class Schedule:
 
     breaks: int
     start_row: int
+    keep_last: bool = False  # place a good group of pieces last (keep_last.py)
 
     def allow(self, width: int, height: int) -> np.ndarray:
         n = width * height
@@ -65,9 +67,10 @@ class BreakTables:
     """Candidates per cell and their three bucket indexes (W+N, W, N), before ordering."""
 
     def __init__(self, inst: EdgeInstance, fix: Solution | None = None,
-                 meet_fixed: bool = True):
+                 meet_fixed: bool = True, later: np.ndarray | None = None):
         """meet_fixed: cells before a fixed piece in the scan must match it exactly (prunes
-        early); off, a fixed piece's mismatches count as breaks when the scan reaches it."""
+        early); off, a fixed piece's mismatches count as breaks when the scan reaches it.
+        later[p] (0-based piece): p comes after the other pieces in every bucket."""
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
         self.inst, self.fixed = inst, fixed
@@ -80,6 +83,8 @@ class BreakTables:
         # (cell, piece0, rot, W, N, E, S)
         self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
         self.rot = np.ascontiguousarray(self.rows[:, 2])
+        self.later = np.zeros(len(self.rows), np.int64) if later is None else \
+            later[self.rows[:, 1]].astype(np.int64)
         self.cand = tuple(np.ascontiguousarray(self.rows[:, k]) for k in (1, 3, 4, 5, 6))
         cell, cw, cn = self.rows[:, 0].astype(np.int64), self.rows[:, 3], self.rows[:, 4]
         self.keys = (cell * self.nkeys + cw * self.ncol + cn, cell * self.ncol + cw,
@@ -98,8 +103,11 @@ class BreakTables:
                     need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
 
     def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
-        """(start, idx) for each phase's buckets, each bucket in a seeded random order."""
+        """(start, idx) for each phase's buckets, each bucket in a seeded random order, the
+        pieces marked `later` after the others."""
         noise = np.random.default_rng(seed).integers(0, 1 << 20, len(self.rows))
+        if self.later.any():  # the top bit orders; without a group the draws stay as they were
+            noise = (noise >> 1) | (self.later << 19)
         out = []
         for key, size in zip(self.keys, self.sizes, strict=True):
             idx = np.argsort((key.astype(np.int64) << 20) | noise).astype(np.int32)
@@ -237,7 +245,11 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     """The board with the fewest breaks found within the limits (anytime: on_board gets
     every improvement, `report` the node count after every chunk). A search whose tree is
     exhausted under the cap stops: no board of this schedule beats the best one."""
-    t = tables or BreakTables(inst, fix)
+    if tables is None:
+        later = keep_last.good_group(replace(inst, fixed={**inst.fixed, **(fix or {})}),
+                                     schedule.start_row, seed) if schedule.keep_last else None
+        tables = BreakTables(inst, fix, later=later)
+    t = tables
     allow = schedule.allow(inst.width, inst.height)
     end = None if time_limit is None else time.monotonic() + time_limit
     best, best_breaks = None, None
@@ -323,12 +335,13 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     sched = default_schedule(inst)
     breaks = BREAK_OPTIONS.value(params, "breaks")
     start = BREAK_OPTIONS.value(params, "break_from")
+    keep = BREAK_OPTIONS.value(params, "keep_last")
     breaks = sched.breaks if breaks is None else breaks
     start = sched.start_row if start is None else start
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
                          f"0..{inst.height - 1}")
-    return Schedule(breaks, start)
+    return Schedule(breaks, start, bool(keep))
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outcome:
