@@ -77,7 +77,7 @@ class BreakTables:
         self.cells = inst.cells()
         n = self.ncells = len(self.cells)
         w = inst.width
-        self.ncol = int(max(max(e) for e in inst.pieces)) + 1
+        self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         # (cell, piece0, rot, W, N, E, S)

@@ -105,7 +105,7 @@ class EdgeCpsat(runner.CpsatModel):
         self.objective = objective == "matches"
         m = self.model = cp_model.CpModel()
         w, h = inst.width, inst.height
-        ncol = max(max(e) for e in inst.pieces) + 1
+        ncol = inst.colour_span()
         self.piece: dict = {}
         self.rot: dict = {}
         self.side: dict = {}  # (cell, side) -> colour variable

@@ -55,6 +55,10 @@ class EdgeInstance:
     def colours(self) -> set[int]:
         return {c for e in self.pieces for c in e if c != 0}
 
+    def colour_span(self) -> int:
+        """Colour numbers run 0 (grey) .. colour_span() - 1: the size of a table by colour."""
+        return int(max(max(e) for e in self.pieces)) + 1
+
     def inner_colours(self) -> set[int]:
         return self.colours() - self.frame_colours()
 

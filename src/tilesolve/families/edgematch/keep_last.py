@@ -24,12 +24,7 @@ def good_group(inst: EdgeInstance, first_row: int, seed: int) -> np.ndarray:
     """good[p] (0-based piece): p belongs to the group kept for rows first_row.. (the fixed
     pieces never do). A seeded random group of the right make-up, improved by best swaps."""
     rng = np.random.default_rng(seed)
-    ncol = max(max(e) for e in inst.pieces) + 1
-    counts = np.zeros((inst.n, ncol), np.int64)
-    for p, edges in enumerate(inst.pieces):
-        for c in edges:
-            if c:
-                counts[p, c] += 1
+    counts = colour_counts(inst)
     fixed = {p - 1 for p, _ in inst.fixed.values()}
     kind = np.array([KINDS.index(inst.kind(p + 1)) for p in range(inst.n)])
     free_cells = [c for c in inst.cells() if c[0] >= first_row and c not in inst.fixed]
@@ -58,13 +53,17 @@ def good_group(inst: EdgeInstance, first_row: int, seed: int) -> np.ndarray:
     return good
 
 
+def colour_counts(inst: EdgeInstance) -> np.ndarray:
+    """counts[p, c]: how many edges of piece p (0-based) show colour c (grey counted as 0)."""
+    counts = np.zeros((inst.n, inst.colour_span()), np.int64)
+    for p, edges in enumerate(inst.pieces):
+        for c in edges:
+            if c:
+                counts[p, c] += 1
+    return counts
+
+
 def pairs(inst: EdgeInstance, group: np.ndarray) -> int:
     """Pairs of equal non-grey edges among the group's pieces' edges, sum over colours of
     n_c^2 (the measure good_group raises)."""
-    ncol = max(max(e) for e in inst.pieces) + 1
-    n = np.zeros(ncol, np.int64)
-    for p in np.flatnonzero(group):
-        for c in inst.pieces[p]:
-            if c:
-                n[c] += 1
-    return int((n ** 2).sum())
+    return int((colour_counts(inst)[group].sum(axis=0) ** 2).sum())

@@ -45,7 +45,7 @@ def render(inst: EdgeInstance, solution: Solution | None, path: str | Path) -> N
     if solution is None:
         solution = laid_out(inst)
     w, h = inst.width, inst.height
-    colours = draw.palette(max(max(e) for e in inst.pieces) + 1)
+    colours = draw.palette(inst.colour_span())
     fig, ax = draw.figure(max(3.0, 0.5 * w), max(3.0, 0.5 * h))
     for (r, c), (p, rot) in solution.items():
         e = inst.edges(p, rot)

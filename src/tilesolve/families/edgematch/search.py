@@ -80,7 +80,7 @@ class RowscanTables:
         self.cells = inst.cells()
         self.index = {c: i for i, c in enumerate(self.cells)}
         self.ncells = len(self.cells)
-        self.ncol = max(max(e) for e in inst.pieces) + 1
+        self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         anchor = self._anchor(inst, hint or {}) if symmetry and not fixed else None
