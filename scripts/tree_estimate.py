@@ -6,7 +6,8 @@ standard error of the mean, the estimated boards in it, and the nodes to a first
 search in random value order would need if the boards lay at random among the leaves
 (nodes / (boards + 1)), in CPU s at a given rate. `--exact-from D` walks the subtree under
 each probe's first D cells whole (the boards, which plain probes seldom reach, are then
-counted). `--walk` also counts the tree exactly (the
+counted). It prints the first-moment count of boards of a random set too
+(`treesize.random_boards`). `--walk` also counts the tree exactly (the
 search's own loop), to check the estimate against. The probes are split into batches
 printed as they finish, so a heavy tail shows as a batch far from the others.
 
@@ -67,6 +68,9 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.2f}")
     for path in args.boards:
         inst = read_instance(path)
+        if inst.width == inst.height and not inst.fixed:
+            print(f"{path}: a random set with these colour frequencies holds "
+                  f"{treesize.random_boards(inst):.3g} boards (first moment)")
         for order in args.orders.split(","):
             for look in args.lookahead.split(","):
                 t = search.RowscanTables(inst, lookahead=look, order=order)

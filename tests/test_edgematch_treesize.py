@@ -6,10 +6,12 @@ same paths."""
 from __future__ import annotations
 
 import pytest
+from conftest import E2_DATA, needs_e2_data
 
 from tilesolve.families.edgematch import search, treesize
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.generate import generate
+from tilesolve.families.edgematch.parse import read_instance
 
 needs_c = pytest.mark.skipif(search._rowscan is None, reason="the compiled core is not built")
 
@@ -86,3 +88,14 @@ def test_the_compiled_estimate_draws_the_python_paths(lookahead, exact):
     c = treesize.estimate(t, 300, seed=11, exact=exact)
     assert c == treesize.estimate(t, 300, seed=11, exact=exact, engine="python")
     assert c != treesize.estimate(t, 300, seed=12, exact=exact)
+
+
+@needs_e2_data()
+def test_first_moment_counts_of_brendans_sets():
+    """The random-set counts the frontier notes compare with the boards found (4 and 65 on
+    the 5x5 and 6x6, walked; about 7,000 on the 7x7, estimated)"""
+    counts = [treesize.random_boards(read_instance(E2_DATA / "brendan" / f"pieces_0{n}x0{n}.txt"))
+              for n in range(5, 10)]
+    assert counts == pytest.approx([0.0256, 0.393, 18.5, 0.0513, 0.000305], rel=0.01)
+    with pytest.raises(ValueError):
+        treesize.random_boards(generate(5, 4, seed=1)[0])
