@@ -28,6 +28,19 @@
  *     counted) but makes a node about twice as dear, and on the 7x7s it cuts the nodes to the
  *     first board by 0-50% depending on the board (search.py gives the measurements).
  *
+ * estimate(start, piece, east, south, left, up, used, probes, seed, exact, look, at_depth)
+ *   -> (sum, sum of squares, boards, boards squared, probes that met a board)
+ *   Knuth's estimate of the size of the tree step() walks (Knuth 1975, "Estimating the
+ *   efficiency of backtrack programs"): each probe walks one random path from the root, a
+ *   child drawn uniformly among the candidates the search would place there (free pieces and,
+ *   with the lookahead, those that starve no cell); its estimate is d1 + d1 d2 + ..., d_k
+ *   the number of candidates at depth k. From depth `exact` on (ncells: never) it walks the
+ *   whole subtree there and counts its nodes and boards, each weighing d1 ... d_exact: still
+ *   unbiased, and the boards, which a random path almost never reaches, are counted. The
+ *   sums over the probes come back, and at_depth[k] (doubles, one per cell) gains each
+ *   probe's estimate of the nodes at depth k + 1. used (all 0) and the lookahead's counts
+ *   are working space, left as they came.
+ *
  * shuffle(start, keep, piece, rot, east, south, seed)
  *   puts each bucket's candidates in a seeded random order (Fisher-Yates, splitmix64), leaving
  *   the leading ones with keep[i] set (hinted placements) first. A restart reorders the whole
@@ -266,9 +279,179 @@ static PyObject *shuffle(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The lookahead lets candidate i through at depth d (always, without it) */
+static inline int passes(const Look *k, const int look, const int32_t *piece,
+                         const int32_t *south, long long d, int32_t kd, int32_t i)
+{
+    return !look || (kd < 0 && k->below[d] < 0) ||
+           !starves(k, piece[i], kd, below_key(k, d, south[i]));
+}
+
+/* What a probe reads and the board it builds (see estimate) */
+typedef struct {
+    const int32_t *start, *piece, *east, *south, *left, *up;
+    uint8_t *used;
+    int32_t *pe, *ps;
+    Py_ssize_t ncells;
+    long long nkeys, ncol;
+    int look;
+    const Look *k;
+    double *at_depth;
+} Probe;
+
+/* Cell d's bucket: its candidates are lo .. hi - 1 */
+static inline void bucket(const Probe *q, Py_ssize_t d, int32_t *lo, int32_t *hi)
+{
+    int32_t l = q->left[d] < 0 ? 0 : q->pe[q->left[d]];
+    int32_t u = q->up[d] < 0 ? 0 : q->ps[q->up[d]];
+    long long b = d * q->nkeys + (long long)l * q->ncol + u;
+    *lo = q->start[b];
+    *hi = q->start[b + 1];
+}
+
+static inline void place(const Probe *q, Py_ssize_t d, int32_t kd, int32_t i)
+{
+    q->used[q->piece[i]] = 1;
+    if (q->look)
+        count_move(q->k, q->piece[i], kd, below_key(q->k, d, q->south[i]), -1);
+    q->pe[d] = q->east[i];
+    q->ps[d] = q->south[i];
+}
+
+static inline void lift(const Probe *q, Py_ssize_t d, int32_t i)
+{
+    q->used[q->piece[i]] = 0;
+    if (q->look)
+        count_move(q->k, q->piece[i], self_key(q->k, q->ps, q->up, d),
+                   below_key(q->k, d, q->south[i]), 1);
+}
+
+/* The whole subtree under cells 0 .. d - 1 as placed, each node weighing `weight`: its nodes
+ * (returned, unweighted) and boards (added to *boards) */
+static double walk_below(const Probe *q, Py_ssize_t d, double weight, double *boards)
+{
+    if (d == q->ncells) {
+        *boards += 1;
+        return 0;
+    }
+    int32_t lo, hi, kd = q->look ? self_key(q->k, q->ps, q->up, d) : -1;
+    bucket(q, d, &lo, &hi);
+    double nodes = 0;
+    for (int32_t i = lo; i < hi; i++) {
+        if (q->used[q->piece[i]] || !passes(q->k, q->look, q->piece, q->south, d, kd, i))
+            continue;
+        place(q, d, kd, i);
+        q->at_depth[d] += weight;
+        nodes += 1 + walk_below(q, d + 1, weight, boards);
+        lift(q, d, i);
+    }
+    return nodes;
+}
+
+/* One random path from the root to depth `exact` (see the header), then the whole subtree
+ * there: the estimate of the nodes, and of the boards in *leaf. Leaves the board empty. */
+static double probe(const Probe *q, Py_ssize_t exact, uint64_t *x, int32_t *chosen, double *leaf)
+{
+    double weight = 1.0, total = 0.0;
+    Py_ssize_t d;
+    *leaf = 0.0;
+    for (d = 0; d < exact; d++) {
+        int32_t lo, hi, n = 0, kd = q->look ? self_key(q->k, q->ps, q->up, d) : -1;
+        bucket(q, d, &lo, &hi);
+        for (int32_t i = lo; i < hi; i++)
+            n += !q->used[q->piece[i]] && passes(q->k, q->look, q->piece, q->south, d, kd, i);
+        if (n == 0)
+            break;
+        weight *= n;
+        total += weight;
+        q->at_depth[d] += weight;
+        int32_t pick = (int32_t)(splitmix64(x) % (uint64_t)n), i = lo;
+        for (;; i++)
+            if (!q->used[q->piece[i]] && passes(q->k, q->look, q->piece, q->south, d, kd, i) &&
+                pick-- == 0)
+                break;
+        place(q, d, kd, i);
+        chosen[d] = i;
+    }
+    if (d == exact) {
+        double boards = 0;
+        total += weight * walk_below(q, d, weight, &boards);
+        *leaf = weight * boards;
+    }
+    while (d-- > 0)  /* lift the path, so the next probe starts from the empty board */
+        lift(q, d, chosen[d]);
+    return total;
+}
+
+static PyObject *estimate(PyObject *self, PyObject *args)
+{
+    enum { NARR = 7, NLOOK = 6 };
+    PyObject *objs[NARR + 1 + NLOOK];
+    PyObject *look_obj;
+    long long probes;
+    Py_ssize_t exact;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOOOOOOLKnOO", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &probes, &seed, &exact, &look_obj,
+                          &objs[7]))
+        return NULL;
+    int look = look_obj != Py_None;
+    if (look && (!PyTuple_Check(look_obj) || PyTuple_GET_SIZE(look_obj) != NLOOK)) {
+        PyErr_SetString(PyExc_TypeError, "the lookahead is None or a tuple of 6 arrays");
+        return NULL;
+    }
+    int n = NARR + 1;
+    for (int j = 0; look && j < NLOOK; j++)
+        objs[n++] = PyTuple_GET_ITEM(look_obj, j);
+    static const int width[NARR + 1 + NLOOK] = {4, 4, 4, 4, 4, 4, 1, 8, 4, 4, 4, 4, 4, 4};
+    static const int writable[NARR + 1 + NLOOK] = {0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1};
+    Py_buffer v[NARR + 1 + NLOOK];
+    if (take_buffers(objs, n, width, writable, v) < 0)
+        return NULL;
+    Py_ssize_t ncells = v[4].len / 4;
+    Py_ssize_t nb = v[0].len / 4 - 1;
+    if (ncells == 0 || nb % ncells || v[5].len / 4 < ncells || v[7].len / 8 < ncells ||
+        exact < 0 || exact > ncells ||
+        (look && (v[8].len / 4 < ncells || v[9].len / 4 < ncells))) {
+        PyErr_SetString(PyExc_ValueError, "arrays do not match the cells");
+        release_buffers(v, n);
+        return NULL;
+    }
+    int32_t *work = PyMem_RawMalloc(3 * ncells * sizeof(int32_t));
+    if (!work) {
+        release_buffers(v, n);
+        return PyErr_NoMemory();
+    }
+    Look k = {0};
+    if (look)
+        k = (Look){v[8].buf, v[9].buf, v[10].buf, v[11].buf, v[12].buf, v[13].buf};
+    Probe q = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf, v[6].buf, work,
+               work + ncells, ncells, nb / ncells, 1, look, &k, v[7].buf};
+    while (q.ncol * q.ncol < q.nkeys)
+        q.ncol++;
+    double sum = 0, sumsq = 0, leaves = 0, leavesq = 0;
+    long long full = 0;
+    uint64_t x = seed;
+    Py_BEGIN_ALLOW_THREADS
+    for (long long j = 0; j < probes; j++) {
+        double leaf;
+        double t = probe(&q, exact, &x, work + 2 * ncells, &leaf);
+        sum += t;
+        sumsq += t * t;
+        leaves += leaf;
+        leavesq += leaf * leaf;
+        full += leaf > 0;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(work);
+    release_buffers(v, n);
+    return Py_BuildValue("ddddL", sum, sumsq, leaves, leavesq, full);
+}
+
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS, "Run the rowscan search for at most `budget` placements."},
     {"shuffle", shuffle, METH_VARARGS, "Put each bucket in a seeded random order."},
+    {"estimate", estimate, METH_VARARGS, "Knuth's random-probe estimate of the tree's size."},
     {NULL, NULL, 0, NULL},
 };
 

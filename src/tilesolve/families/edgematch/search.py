@@ -9,6 +9,10 @@ keyed on (west, north); the search only skips used pieces. The tables hold:
 - without fixed pieces, one corner piece kept to the top-left corner, which takes no other
   piece (square boards), or to the top row (rectangles): this removes the board's rotations;
 - a seeded random order inside each bucket, with hinted placements first.
+The tables can also be built in other orders in which each cell meets only its west and
+north neighbours (`cell_order`: diagonals, pairs of rows); `treesize.py` estimates their
+trees, all larger than the rows' (Brendan's 8x8: 8.7e11 nodes by rows, 2.8e12 by pairs of
+rows, 1.1e14 by diagonals, 1e7 random probes each), so the search fills rows.
 
 The inner loop is compiled C (`_rowscan.c`, built on install); without it the same loop
 runs in Python, about a hundred times slower. `--lookahead bottom|below` also skips a
@@ -59,6 +63,24 @@ OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGIN
 MASK64 = (1 << 64) - 1
 
 
+ORDERS = ("rows", "diagonal", "pairs")
+
+
+def cell_order(width: int, height: int, order: str) -> list[tuple[int, int]]:
+    """The cells in the order the search fills them. In each, a cell's west and north
+    neighbours come before it (so one bucket keyed on those two colours holds its
+    candidates) and the top-left cell is first: rows (row by row), diagonal (by row + column,
+    top row first on each diagonal), pairs (two rows at a time, column by column)."""
+    cells = list(sq.cells(width, height))
+    if order == "diagonal":
+        return sorted(cells, key=lambda rc: (rc[0] + rc[1], rc[0]))
+    if order == "pairs":
+        return sorted(cells, key=lambda rc: (rc[0] // 2, rc[1], rc[0]))
+    if order != "rows":
+        raise ValueError(f"cell order {order!r}: expected one of {', '.join(ORDERS)}")
+    return cells
+
+
 class RowscanTables:
     """Candidate buckets for every cell, in row-major order, before any value ordering.
 
@@ -72,13 +94,15 @@ class RowscanTables:
         hint: Solution | None = None,
         fix: Solution | None = None,
         lookahead: str = "none",
+        order: str = "rows",
     ):
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
-        w = self.width = inst.width
+        self.width = inst.width
         self.height = inst.height
-        self.cells = inst.cells()
+        self.cells = cell_order(inst.width, inst.height, order)  # depth -> cell
         self.index = {c: i for i, c in enumerate(self.cells)}
+        depth = [self.index[c] for c in inst.cells()]  # a placement row's cell -> its depth
         self.ncells = len(self.cells)
         self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
@@ -97,7 +121,9 @@ class RowscanTables:
         # bucket (cell, west, north) -> its placements in table order
         groups: list[dict[int, list]] = [{} for _ in range(self.ncells)]
         for row in placement_rows(base):
-            i, p, r, cw, cn, ce, cs = row
+            i = depth[row[0]]
+            row = (i, *row[1:])
+            _, p, r, cw, cn, ce, cs = row
             if (need_e[i] >= 0 and ce != need_e[i]) or (need_s[i] >= 0 and cs != need_s[i]):
                 continue
             if (p == first and i not in allowed) or (i in alone and p != first):
@@ -123,8 +149,8 @@ class RowscanTables:
         self.keep = bytes(keep)
         # piece, rot, east, south
         self.columns = tuple(array("i", [row[k] for row in table]) for k in (1, 2, 5, 6))
-        self.left = array("i", [i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)])
-        self.up = array("i", [i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)])
+        self.left = array("i", [self.index.get((r, c - 1), -1) for r, c in self.cells])
+        self.up = array("i", [self.index.get((r - 1, c), -1) for r, c in self.cells])
         self.look = self._lookahead(lookahead, table) if lookahead != "none" else None
 
     def _lookahead(self, mode: str, table: list[tuple]) -> tuple[array, ...]:
@@ -141,8 +167,8 @@ class RowscanTables:
             if r >= max(first, 1):
                 kind = frozenset(sq.frame_sides((r, c), w, h))
                 self_key[i] = kinds.setdefault(kind, len(kinds)) * self.ncol
-        below = array("i", [self_key[i + w] if i + w < self.ncells else -1
-                            for i in range(self.ncells)])
+        below = array("i", [self_key[self.index[r + 1, c]] if r + 1 < h else -1
+                            for r, c in self.cells])
         counts: list[set] = [set() for _ in range(self.npieces)]
         for i, p, _r, _w, north, _e, _s in table:
             if self_key[i] >= 0:
@@ -188,6 +214,14 @@ class RowscanTables:
         return cols
 
 
+def splitmix64(x: int) -> tuple[int, int]:
+    """The C core's random numbers: (the next state, its number)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x, z ^ (z >> 31)
+
+
 def _shuffle(start, keep, cols, x: int) -> None:
     """`_rowscan.shuffle` in Python: Fisher-Yates inside each bucket, splitmix64 numbers."""
     for b in range(len(start) - 1):
@@ -195,10 +229,8 @@ def _shuffle(start, keep, cols, x: int) -> None:
         while lo < hi and keep[lo]:
             lo += 1
         for j in range(hi - 1, lo, -1):
-            x = (x + 0x9E3779B97F4A7C15) & MASK64
-            z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-            k = lo + (z ^ (z >> 31)) % (j - lo + 1)
+            x, z = splitmix64(x)
+            k = lo + z % (j - lo + 1)
             for col in cols:
                 col[j], col[k] = col[k], col[j]
 
