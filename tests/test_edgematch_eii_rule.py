@@ -209,3 +209,13 @@ def test_break_rule_is_a_choice(cli):
     proc = cli("solve", INSTANCES / "e2_4x4.txt", "-b", "search", "--objective", "matches",
                "--break-rule", "maybe")
     assert proc.returncode == 2 and "break-rule" in proc.stderr and "eii" in proc.stderr
+
+
+def test_the_eii_rule_is_the_default_from_16x16():
+    small = breakscan.schedule_of(seven(), {})
+    big = breakscan.schedule_of(read_instance(INSTANCES / "e2_16x16.txt"), {})
+    assert small.rule == "ramp" and small == breakscan.default_schedule(seven())
+    assert big.rule == "eii" and (big.breaks, big.start_row) == (30, 12)
+    ramp = breakscan.schedule_of(read_instance(INSTANCES / "e2_16x16.txt"),
+                                 {"break_rule": "ramp"})
+    assert (ramp.rule, ramp.breaks) == ("ramp", 45)

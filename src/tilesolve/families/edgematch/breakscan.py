@@ -8,6 +8,11 @@ board the search meets scores `joins - breaks`; after each one the cap drops bel
 search goes on looking for a better board (anytime). Restarts (Luby, seeded value orders)
 spread the search over different early rows, where the tree is widest.
 
+`--break-rule eii` follows Verhaard's eii instead: its break table (few breaks early in the
+last rows, more and more towards the end), no break between two frame pieces, piece groups
+by tileability that keep good pieces for late in the scan (eii_groups.py), and restarts of
+runs that stop getting deeper (docs/hybrid.md, "The eii rule").
+
 The inner loop is compiled C (`_breakscan.c`); without it the same loop runs in Python.
 """
 
@@ -50,6 +55,9 @@ EII_WINDOW = 20_000_000
 # 5 s, 22 458 after 14 s; with restarts 22 gave no board within 20 CPU s (seeds 0 and 1), 30
 # gave 455 and 456.
 EII_BREAKS_PER_CELL = 0.47
+# boards with at least this many cells get the eii rule by default: on the official Eternity
+# II it reaches 457 alone and makes the LNS's start (docs/hybrid.md, "The eii rule")
+EII_DEFAULT_CELLS = 256
 
 
 @dataclass(frozen=True)
@@ -430,12 +438,14 @@ def search_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int, node_
 # --- the backend (`--backend search --objective matches`) -------------------------------------
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     """`--breaks N --break-from ROW --break-rule RULE`, each defaulting to default_schedule's
-    (the eii rule starts from EII_BREAKS_PER_CELL breaks per cell from the first row)."""
+    (the eii rule, the default from EII_DEFAULT_CELLS cells, starts from EII_BREAKS_PER_CELL
+    breaks per cell from the first row)."""
     sched = default_schedule(inst)
     breaks = BREAK_OPTIONS.value(params, "breaks")
     start = BREAK_OPTIONS.value(params, "break_from")
     keep = BREAK_OPTIONS.value(params, "keep_last")
-    rule = BREAK_OPTIONS.value(params, "break_rule")
+    rule = BREAK_OPTIONS.value(params, "break_rule") or \
+        ("eii" if inst.width * inst.height >= EII_DEFAULT_CELLS else "ramp")
     start = sched.start_row if start is None else start
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
