@@ -56,7 +56,8 @@ EII_WINDOW = 20_000_000
 # gave 455 and 456.
 EII_BREAKS_PER_CELL = 0.47
 # boards with at least this many cells get the eii rule by default: on the official Eternity
-# II it reaches 457 alone and makes the LNS's start (docs/hybrid.md, "The eii rule")
+# II, 150 CPU s, it reaches 457-459 alone (the ramp 439-441), and the LNS from its starts ends
+# at median 458 against 455.5 from the ramp's, seeds 0-3 (docs/hybrid.md, "The eii rule")
 EII_DEFAULT_CELLS = 256
 
 
