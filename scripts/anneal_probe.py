@@ -6,8 +6,9 @@ break search's best within --start-time CPU seconds (its options by --param, e.g
 --param keep_last=on).
 
 python scripts/anneal_probe.py BOARD --backend memetic --seconds 240 --seed 0 [--param pool=4]
-runs a whole matches backend (lns, memetic) in this process until it has used --seconds of
-CPU (not wall: runs on a loaded machine compare at equal work), same output.
+runs a whole matches backend (lns, memetic, or breakscan: the break search alone) in this
+process until it has used --seconds of CPU (not wall: runs on a loaded machine compare at equal
+work), same output; --out FILE keeps its best board (`tilesolve verify` reads it).
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def main() -> None:
     ap.add_argument("--t-max", type=float, default=anneal.T_MAX)
     ap.add_argument("--sweep", type=int, default=anneal.SWEEP, help="moves per chain between "
                     "exchanges")
-    ap.add_argument("--backend", choices=("lns", "memetic"), help="a whole backend instead")
+    ap.add_argument("--backend", choices=("lns", "memetic", "breakscan"),
+                    help="a whole backend instead")
+    ap.add_argument("--out", help="with --backend: write the best board here")
     ap.add_argument("--param", action="append", default=[],
                     help="NAME=VALUE backend option (the start board's break search too)")
     a = ap.parse_args()
@@ -106,6 +109,11 @@ def run_backend(inst, a) -> None:
                         stop=anneal.CpuBudget(a.seconds))
     out = backend.solve(inst, opts)
     assert score(inst, out.solution) == out.objective
+    if a.out:
+        from tilesolve.families.edgematch.format import format_solution
+
+        with open(a.out, "w") as f:
+            f.write(format_solution(inst, out.solution))
     print(json.dumps({"final": out.objective, "cpu": round(time.process_time() - cpu0, 1),
                       "stats": {k: v for k, v in out.stats.items()
                                 if isinstance(v, (int, float, str, list))}}))

@@ -10,7 +10,10 @@
  * A placement costs one break per join it mismatches (west, north); next to a fixed piece
  * placed later in the scan it must meet that piece's colour exactly (east, south). allow[d]
  * bounds the breaks placed up to and including depth d (the schedule; the caller lowers it to
- * demand better boards).
+ * demand better boards); exact[d] says which joins of depth d may not break (bit 0 west,
+ * bit 1 north). Piece groups (Verhaard's eii, eii_groups.py): flags[p] marks piece p good (1),
+ * precious (2) or useless (4); up to and including depth d at most gmax[d] good and pmax[d]
+ * precious pieces may be placed, and at least umin[d] useless ones must be.
  *
  * step(arrays, budget) -> (code, placements); arrays is a tuple of int32 arrays
  *   0-4   cpiece, cw, cn, ce, cs: candidate piece (0-based) and colours W, N, E, S
@@ -21,20 +24,24 @@
  *   13,14 left, up: the cell whose east (south) colour keys this cell, or -1 (colour 0)
  *   15,16 need_e, need_s: colour a fixed piece to the east (south) demands, or -1
  *   17    allow[depth] (cumulative breaks allowed)
- *   18-25 pos, lim, phase, cur, br, pe, ps (per depth), used (per piece)   [writable]
- *   26    state (int64): [depth, mode, max_depth, nkeys, ncol]
+ *   18    exact[depth]: joins that must match (bit 0 west, bit 1 north)
+ *   19    flags[piece]: good 1, precious 2, useless 4
+ *   20-22 gmax, pmax, umin [depth]
+ *   23-30 pos, lim, phase, cur, br, pe, ps (per depth), used (per piece)   [writable]
+ *   31-33 cg, cp, cu (per depth): good, precious, useless pieces on depths 0..d   [writable]
+ *   34    state (int64): [depth, mode, max_depth, nkeys, ncol]
  *   code: 1 a full board (state left ready to find the next), 0 budget spent, -1 tree done
  */
 #include "../../_buffers.h"
 #include <stdint.h>
 
 enum { OPEN = 0, SCAN = 1, BACK = 2 };
-enum { NARRAYS = 27, NFIXED = 17, NPHASES = 4 };
+enum { NARRAYS = 35, NFIXED = 17, NPHASES = 4 };
 
 typedef struct {
     const int32_t *cpiece, *cw, *cn, *ce, *cs, *start[NPHASES], *idx[NPHASES], *left, *up, *need_e,
-        *need_s, *allow;
-    int32_t *pos, *lim, *phase, *cur, *br, *pe, *ps, *used;
+        *need_s, *allow, *exact, *flags, *gmax, *pmax, *umin;
+    int32_t *pos, *lim, *phase, *cur, *br, *pe, *ps, *used, *cg, *cp, *cu;
     int64_t *state;
     long long ncells;
 } Tables;
@@ -78,7 +85,9 @@ static long long run(Tables *t, long long budget, int *code)
             t->pos[d] = t->start[0][b];
             t->lim[d] = t->start[0][b + 1];
         }
-        int32_t base = d > 0 ? t->br[d - 1] : 0, cap = t->allow[d];
+        int32_t base = d > 0 ? t->br[d - 1] : 0, cap = t->allow[d], ex = t->exact[d];
+        int32_t g0 = d > 0 ? t->cg[d - 1] : 0, p0 = d > 0 ? t->cp[d - 1] : 0,
+                u0 = d > 0 ? t->cu[d - 1] : 0;
         int placed = 0;
         for (;;) {
             int ph = t->phase[d];
@@ -95,8 +104,15 @@ static long long run(Tables *t, long long budget, int *code)
                     (t->need_s[d] >= 0 && t->cs[c] != t->need_s[d]))
                     continue; /* a fixed neighbour is met exactly */
                 int cost = wm + nm;
-                if (base + cost > cap)
+                if (base + cost > cap || (wm && (ex & 1)) || (nm && (ex & 2)))
                     continue;
+                int32_t f = t->flags[t->cpiece[c]], g = g0 + (f & 1), p = p0 + ((f >> 1) & 1),
+                        u = u0 + ((f >> 2) & 1);
+                if (g > t->gmax[d] || p > t->pmax[d] || u < t->umin[d])
+                    continue; /* the piece groups' gates */
+                t->cg[d] = g;
+                t->cp[d] = p;
+                t->cu[d] = u;
                 t->pos[d] = i;
                 t->cur[d] = c;
                 t->used[t->cpiece[c]] = 1;
@@ -146,22 +162,24 @@ static PyObject *step(PyObject *self, PyObject *args)
     const int32_t **ro[] = {&t.cpiece, &t.cw, &t.cn, &t.ce, &t.cs, &t.start[0], &t.idx[0],
                             &t.start[1], &t.idx[1], &t.start[2], &t.idx[2], &t.start[3],
                             &t.idx[3], &t.left, &t.up,
-                            &t.need_e, &t.need_s, &t.allow};
-    for (int k = 0; k < 18; k++)
+                            &t.need_e, &t.need_s, &t.allow, &t.exact, &t.flags, &t.gmax,
+                            &t.pmax, &t.umin};
+    for (int k = 0; k < 23; k++)
         *ro[k] = v[k].buf;
-    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.cur, &t.br, &t.pe, &t.ps, &t.used};
-    for (int k = 0; k < 8; k++)
-        *rw[k] = v[18 + k].buf;
-    t.state = v[26].buf;
+    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.cur, &t.br, &t.pe, &t.ps, &t.used,
+                      &t.cg, &t.cp, &t.cu};
+    for (int k = 0; k < 11; k++)
+        *rw[k] = v[23 + k].buf;
+    t.state = v[34].buf;
     t.ncells = v[13].len / 4;
-    for (int k = 13; k < 25; k++) { /* per-cell arrays: left .. ps */
-        if (v[k].len / 4 < t.ncells) {
+    for (int k = 13; k < 34; k++) { /* per-cell arrays, the per-piece ones (19, 30) aside */
+        if (k != 19 && k != 30 && v[k].len / 4 < t.ncells) {
             PyErr_SetString(PyExc_ValueError, "per-cell arrays too short");
             release_buffers(v, NARRAYS);
             return NULL;
         }
     }
-    if (v[26].len < 5 * 8) {
+    if (v[34].len < 5 * 8) {
         PyErr_SetString(PyExc_ValueError, "state vector too short");
         release_buffers(v, NARRAYS);
         return NULL;

@@ -11,4 +11,10 @@ BREAK_OPTIONS = Options(
     Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
            "size)"),
     Option("keep_last", parse_switch, False, "place last a group of pieces that tile well "
-           "together (eii's good group)"))
+           "together (eii's good group)"),
+    Option("break_rule", str, None, "where breaks may fall and which pieces may go where: "
+           "ramp (--breaks rising linearly from --break-from, the bound lowered after each "
+           "board) or eii (Verhaard's eii: its break table, no break between frame pieces, "
+           "60 piece groups gating good pieces late and bad ones early, restarts of runs "
+           "that stop getting deeper); default: eii on boards of 16x16 cells and more, ramp "
+           "below", choices=("ramp", "eii")))

@@ -8,6 +8,11 @@ board the search meets scores `joins - breaks`; after each one the cap drops bel
 search goes on looking for a better board (anytime). Restarts (Luby, seeded value orders)
 spread the search over different early rows, where the tree is widest.
 
+`--break-rule eii` follows Verhaard's eii instead: its break table (few breaks early in the
+last rows, more and more towards the end), no break between two frame pieces, piece groups
+by tileability that keep good pieces for late in the scan (eii_groups.py), and restarts of
+runs that stop getting deeper (docs/hybrid.md, "The eii rule").
+
 The inner loop is compiled C (`_breakscan.c`); without it the same loop runs in Python.
 """
 
@@ -23,7 +28,7 @@ from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from . import keep_last
+from . import eii_groups, keep_last
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 from .placements import placement_rows
@@ -35,6 +40,25 @@ except ImportError:  # no compiler at install time: the Python loop takes over
 
 OPEN, SCAN, BACK = 0, 1, 2
 RESTART_UNIT = 2_000_000  # placements in a Luby restart unit
+# eii's break ("edge slipping") table, tuned for 468 (12 breaks) on the 256 cells: the j-th break
+# is allowed from 1-based depth EII_SLIPS[j - 1]; the gaps shrink towards the end of the scan
+EII_SLIPS = (193, 202, 209, 214, 218, 222, 226, 229, 232, 235, 238, 240)
+# eii restarts a run that stops getting deeper: here a run goes on past each window of this many
+# placements only when it reached a new depth or a board in it. On Eternity II (30 breaks,
+# seeds 0 and 1, ~20 CPU s each) windows of 5 million placements (~0.4 CPU s) ended at 455 and
+# 456, windows of 20 million at 457 and 456; runs are heavy-tailed: after 5 million placements
+# 8 of 8 runs stood at depth 235-244, one completed a board 7 million later, the runs that
+# stalled stayed stalled to 150 million.
+EII_WINDOW = 20_000_000
+# the eii rule's first bound, per cell from the first row of breaks: 30 on Eternity II's last
+# four rows. One run without restarts (seed 0): 30 breaks gave 454 after 3 CPU s, 25 456 after
+# 5 s, 22 458 after 14 s; with restarts 22 gave no board within 20 CPU s (seeds 0 and 1), 30
+# gave 455 and 456.
+EII_BREAKS_PER_CELL = 0.47
+# boards with at least this many cells get the eii rule by default: on the official Eternity
+# II, 150 CPU s, it reaches 457-459 alone (the ramp 439-441), and the LNS from its starts ends
+# at median 458 against 455.5 from the ramp's, seeds 0-3 (docs/hybrid.md, "The eii rule")
+EII_DEFAULT_CELLS = 256
 
 
 @dataclass(frozen=True)
@@ -44,13 +68,46 @@ class Schedule:
     breaks: int
     start_row: int
     keep_last: bool = False  # place a good group of pieces last (keep_last.py)
+    rule: str = "ramp"  # "ramp", or "eii" (Verhaard's eii: its break table, groups, restarts)
 
     def allow(self, width: int, height: int) -> np.ndarray:
         n = width * height
         first = min(n - 1, max(0, self.start_row * width))
         d = np.arange(n)
+        if self.rule == "eii":
+            return eii_allow(self.breaks, first, n)
         ramp = np.ceil(self.breaks * (d - first + 1) / (n - first)).astype(np.int32)
         return np.where(d >= first, np.minimum(ramp, self.breaks), 0).astype(np.int32)
+
+
+def eii_allow(breaks: int, first: int, n: int) -> np.ndarray:
+    """allow[d] for eii's break table spread over `breaks` breaks and the cells first..n-1:
+    the j-th break comes where eii's table puts break 12 j / breaks, the table's depths 192-240
+    stretched to first..n-1. eii's table ends at depth 240 (the last row exact) because eii fills
+    its last rows in another order; in our row-major scan the last row holds the leftovers, and
+    with it exact no board of 45 breaks appeared in 20 CPU s, while stretched to the last cell
+    22 breaks gave a board of 458 within 14 CPU s (official puzzle, seed 0)."""
+    allow = np.zeros(n, np.int32)
+    if breaks <= 0:
+        return allow
+    depth = np.array((192, *EII_SLIPS), float)
+    span = (n - 1 - first) / (EII_SLIPS[-1] - 192)
+    for j in range(1, breaks + 1):
+        at = first + (np.interp(12 * j / breaks, np.arange(13), depth) - 192) * span
+        allow[min(n - 1, max(first, int(np.ceil(at)) - 1)):] += 1
+    return allow
+
+
+def eii_exact(inst: EdgeInstance, cells: list) -> np.ndarray:
+    """exact[d]: eii lets no join between two frame pieces break (bit 0 west, bit 1 north)."""
+    h, w = inst.height, inst.width
+    exact = np.zeros(len(cells), np.int32)
+    for i, (r, c) in enumerate(cells):
+        if r in (0, h - 1) and c > 0:
+            exact[i] |= 1
+        if c in (0, w - 1) and r > 0:
+            exact[i] |= 2
+    return exact
 
 
 def default_schedule(inst: EdgeInstance) -> Schedule:
@@ -122,19 +179,30 @@ class BreakTables:
 
 
 class BreakSearcher:
-    """One seeded search: its state arrays, advanced by the C core or the Python loop."""
+    """One seeded search: its state arrays, advanced by the C core or the Python loop.
+    exact[d]: the joins of depth d that may not break (bit 0 west, bit 1 north); gates: the
+    piece groups' limits by depth (eii_groups.Gates), or none."""
 
-    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, engine: str = "auto"):
+    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, engine: str = "auto",
+                 exact: np.ndarray | None = None, gates: eii_groups.Gates | None = None):
         self.t = t
         n = t.ncells
         self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
         self.buckets = t.buckets(seed)
         self.state_arrays = [np.zeros(n, np.int32) for _ in range(7)]  # pos .. ps
         self.used = np.zeros(t.npieces, np.int32)
+        self.counts = [np.zeros(n, np.int32) for _ in range(3)]  # good, precious, useless
         self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
         self.compiled = engine != "python" and _breakscan is not None
+        exact = np.zeros(n, np.int32) if exact is None else np.asarray(exact, np.int32)
+        if gates is None:
+            big = np.full(n, np.iinfo(np.int32).max, np.int32)
+            gates = eii_groups.Gates(np.zeros(t.npieces, np.int32), big, big,
+                                     np.zeros(n, np.int32))
         self.arrays = (*t.cand, *self.buckets, t.left, t.up, t.need_e, t.need_s, self.allow,
-                       *self.state_arrays, self.used, self.state)
+                       exact, gates.flags, gates.good_max, gates.precious_max,
+                       gates.useless_min, *self.state_arrays, self.used, *self.counts,
+                       self.state)
 
     @property
     def max_depth(self) -> int:
@@ -160,7 +228,8 @@ class BreakSearcher:
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
     """The loop of `_breakscan.c` in Python (the fallback; about a hundred times slower)."""
     (cpiece, cw, cn, ce, cs, s0, i0, s1, i1, s2, i2, s3, i3, left, up, need_e, need_s, allow,
-     pos, lim, phase, cur, br, pe, ps, used, state) = arrays
+     exact, flags, gmax, pmax, umin, pos, lim, phase, cur, br, pe, ps, used, cg, cp, cu,
+     state) = arrays
     starts, idxs = (s0, s1, s2, s3), (i0, i1, i2, i3)
     d, mode, maxd, nkeys, ncol = (int(x) for x in state[:5])
     ncells = len(left)
@@ -181,7 +250,8 @@ def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
             b = d * nkeys + lc * ncol + uc
             phase[d], pos[d], lim[d] = 0, s0[b], s0[b + 1]
         base = int(br[d - 1]) if d > 0 else 0
-        cap = int(allow[d])
+        cap, ex = int(allow[d]), int(exact[d])
+        g0, p0, u0 = (int(a[d - 1]) if d > 0 else 0 for a in (cg, cp, cu))
         placed = False
         while True:
             ph = int(phase[d])
@@ -198,8 +268,13 @@ def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
                         (need_s[d] >= 0 and cs[c] != need_s[d]):
                     continue
                 cost = int(wm) + int(nm)
-                if base + cost > cap:
+                if base + cost > cap or (wm and ex & 1) or (nm and ex & 2):
                     continue
+                f = int(flags[cpiece[c]])
+                g, p, u = g0 + (f & 1), p0 + (f >> 1 & 1), u0 + (f >> 2 & 1)
+                if g > gmax[d] or p > pmax[d] or u < umin[d]:
+                    continue
+                cg[d], cp[d], cu[d] = g, p, u
                 pos[d], cur[d] = i, c
                 used[cpiece[c]] = 1
                 pe[d], ps[d], br[d] = ce[c], cs[c], base + cost
@@ -244,18 +319,38 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
            report: Callable[..., None] = lambda **_: None) -> BreakResult:
     """The board with the fewest breaks found within the limits (anytime: on_board gets
     every improvement, `report` the node count after every chunk). A search whose tree is
-    exhausted under the cap stops: no board of this schedule beats the best one."""
+    exhausted under the cap stops: no board of this schedule beats the best one.
+
+    With the eii rule (Verhaard's eii) the schedule is eii's break table, no join between two
+    frame pieces breaks, each run obeys the gates of one of 60 piece groups (eii_groups.py),
+    a run is restarted when a window of EII_WINDOW placements brings it no new depth, and
+    after a board of k breaks the table is spread over k - 1 breaks."""
+    eii = schedule.rule == "eii"
+    whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
     if tables is None:
-        later = keep_last.good_group(replace(inst, fixed={**inst.fixed, **(fix or {})}),
-                                     schedule.start_row, seed) if schedule.keep_last else None
+        later = keep_last.good_group(whole, schedule.start_row, seed) \
+            if schedule.keep_last else None
         tables = BreakTables(inst, fix, later=later)
     t = tables
     allow = schedule.allow(inst.width, inst.height)
+    exact = eii_exact(inst, t.cells) if eii else None
+    groups: dict[int, eii_groups.Gates] = {}
+
+    def searcher(run: int) -> BreakSearcher:
+        gates = None
+        if eii:
+            k = run % eii_groups.GROUPS
+            if k not in groups:
+                groups[k] = eii_groups.gates(whole, t.cells, seed + 104729 * k,
+                                             {p for p, _ in whole.fixed.values()})
+            gates = groups[k]
+        return BreakSearcher(t, seed + 7919 * run, allow, engine, exact, gates)
+
     end = None if time_limit is None else time.monotonic() + time_limit
     best, best_breaks = None, None
     nodes = restarts = maxd = 0
-    run, run_nodes = 1, 0
-    s = BreakSearcher(t, seed, allow, engine)
+    run, run_nodes, run_depth = 1, 0, 0
+    s = searcher(run)
     pace = 20_000
     exhausted = False
     while not stop() and (end is None or time.monotonic() < end) and \
@@ -274,18 +369,30 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
                 on_board(best, best_breaks)
             if best_breaks == 0:
                 break
-            s.cap(best_breaks - 1)
-        elif code == -1:
+            if eii:
+                allow = replace(schedule, breaks=best_breaks - 1).allow(inst.width, inst.height)
+                s.allow[:] = allow
+            else:
+                s.cap(best_breaks - 1)
+        elif code == -1 and not eii:
             exhausted = True
             break
         pace = int(min(max(1_000, done / took * 0.05 if took > 0 else pace * 4), pace * 4))
-        if restart and run_nodes >= restart * luby(run):
-            run += 1
-            restarts += 1
-            run_nodes = 0
-            if best_breaks is not None:
-                allow = np.minimum(allow, best_breaks - 1)
-            s = BreakSearcher(t, seed + 7919 * run, allow, engine)
+        if eii:
+            if run_nodes >= EII_WINDOW:
+                if s.max_depth > run_depth:  # deeper in this window: it keeps going
+                    run_depth, run_nodes = s.max_depth, 0
+                    continue
+            elif code != -1:
+                continue
+        elif not restart or run_nodes < restart * luby(run):
+            continue
+        run += 1
+        restarts += 1
+        run_nodes = run_depth = 0
+        if best_breaks is not None and not eii:
+            allow = np.minimum(allow, best_breaks - 1)
+        s = searcher(run)
     return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted)
 
 
@@ -331,17 +438,23 @@ def search_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int, node_
 
 # --- the backend (`--backend search --objective matches`) -------------------------------------
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
-    """`--breaks N --break-from ROW`, each defaulting to default_schedule's."""
+    """`--breaks N --break-from ROW --break-rule RULE`, each defaulting to default_schedule's
+    (the eii rule, the default from EII_DEFAULT_CELLS cells, starts from EII_BREAKS_PER_CELL
+    breaks per cell from the first row)."""
     sched = default_schedule(inst)
     breaks = BREAK_OPTIONS.value(params, "breaks")
     start = BREAK_OPTIONS.value(params, "break_from")
     keep = BREAK_OPTIONS.value(params, "keep_last")
-    breaks = sched.breaks if breaks is None else breaks
+    rule = BREAK_OPTIONS.value(params, "break_rule") or \
+        ("eii" if inst.width * inst.height >= EII_DEFAULT_CELLS else "ramp")
     start = sched.start_row if start is None else start
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
                          f"0..{inst.height - 1}")
-    return Schedule(breaks, start, bool(keep))
+    if breaks is None:
+        breaks = sched.breaks if rule == "ramp" else \
+            max(1, round(EII_BREAKS_PER_CELL * (inst.height - start) * inst.width))
+    return Schedule(breaks, start, bool(keep), rule)
 
 
 def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outcome:
