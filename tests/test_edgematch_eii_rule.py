@@ -219,3 +219,32 @@ def test_the_eii_rule_is_the_default_from_16x16():
     ramp = breakscan.schedule_of(read_instance(INSTANCES / "e2_16x16.txt"),
                                  {"break_rule": "ramp"})
     assert (ramp.rule, ramp.breaks) == ("ramp", 45)
+
+
+def test_eii_groups_are_not_built_once_the_search_must_stop():
+    inst = seven()
+    inner = [p for p in range(1, inst.n + 1) if inst.kind(p) == "inner"]
+    look, k = eii_groups.looks(inst, inner)
+    rng = np.random.default_rng(0)
+    assert eii_groups.good_group(look, k, 12, rng, swaps=60, stop=lambda: True) is None
+    big = read_instance(INSTANCES / "e2_16x16.txt")
+    assert eii_groups.gates(big, big.cells(), 0, set(), stop=lambda: True) is None
+    res = breakscan.search(big, breakscan.schedule_of(big, {}), 0, stop=lambda: True)
+    assert res.board is None and res.nodes == 0
+
+
+def test_break_search_answers_by_its_limit_and_writes_its_board(cli, tmp_path):
+    """The search's own answer, not the watchdog's (which answers a run still going past the
+    limit, and writes no -o file): the limit counts the process's start and table building
+    (the search counted its -t from its own start, and ran 0.25 s past -t 2 at a load of 3)."""
+    import json
+
+    board = tmp_path / "best.txt"
+    inst = INSTANCES / "e2_8x8.txt"  # boards within milliseconds, none without a break
+    proc = cli("solve", inst, "-b", "search", "--objective", "matches", "-t", "4", "--json",
+               "-o", board)
+    res = json.loads(proc.stdout)
+    assert res["status"] == "feasible" and res["verified"], proc.stderr
+    assert "stopped" not in res["stats"] and res["stats"]["solver"] == "breakscan"
+    check = cli("verify", inst, board, "--objective", "matches")
+    assert check.returncode == 0 and f"score {res['objective']}/112" in check.stdout

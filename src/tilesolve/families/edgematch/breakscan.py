@@ -325,6 +325,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     frame pieces breaks, each run obeys the gates of one of 60 piece groups (eii_groups.py),
     a run is restarted when a window of EII_WINDOW placements brings it no new depth, and
     after a board of k breaks the table is spread over k - 1 breaks."""
+    end = None if time_limit is None else time.monotonic() + time_limit  # tables counted
     eii = schedule.rule == "eii"
     whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
     if tables is None:
@@ -336,25 +337,31 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     exact = eii_exact(inst, t.cells) if eii else None
     groups: dict[int, eii_groups.Gates] = {}
 
-    def searcher(run: int) -> BreakSearcher:
+    def halted() -> bool:
+        return stop() or (end is not None and time.monotonic() >= end)
+
+    def searcher(run: int) -> BreakSearcher | None:
+        """The searcher of a run; None when the limits end the search while eii's group
+        for it is built."""
         gates = None
         if eii:
             k = run % eii_groups.GROUPS
             if k not in groups:
-                groups[k] = eii_groups.gates(whole, t.cells, seed + 104729 * k,
-                                             {p for p, _ in whole.fixed.values()})
+                built = eii_groups.gates(whole, t.cells, seed + 104729 * k,
+                                         {p for p, _ in whole.fixed.values()}, stop=halted)
+                if built is None:
+                    return None
+                groups[k] = built
             gates = groups[k]
         return BreakSearcher(t, seed + 7919 * run, allow, engine, exact, gates)
 
-    end = None if time_limit is None else time.monotonic() + time_limit
     best, best_breaks = None, None
     nodes = restarts = maxd = 0
     run, run_nodes, run_depth = 1, 0, 0
     s = searcher(run)
     pace = 20_000
     exhausted = False
-    while not stop() and (end is None or time.monotonic() < end) and \
-            (node_limit is None or nodes < node_limit):
+    while s is not None and not halted() and (node_limit is None or nodes < node_limit):
         t0 = time.perf_counter()
         code, done = s.step(pace)
         took = time.perf_counter() - t0
@@ -461,7 +468,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outco
     """The best board the break search finds within the limits (objective: matched joins)."""
     joins = sq.join_count(inst.width, inst.height)
     t0, cpu0 = time.perf_counter(), time.process_time()
-    res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.time_limit,
+    res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.remaining(),
                  stop=opts.stopped, fix=opts.fix, engine=engine, report=opts.report,
                  on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"))
     stats = {"solver": "breakscan", "nodes": res.nodes, "restarts": res.restarts,
