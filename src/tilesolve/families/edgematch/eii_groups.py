@@ -5,7 +5,7 @@ together for the end of the scan. How well a group of pieces fits together is it
 *tileability*: the number of ways its pieces fill a 2x3 rectangle with every join inside it
 matched. Good groups are built by a separate program that exchanges pieces in and out while
 that number grows, and the solver uses 60 of them. The document's later sections (as quoted
-by public reimplementations; the copies of the page available to us hold only its first
+by public reimplementations; the copies of the page found hold only its first
 sections) take one group per restart: its pieces are "good", the others "bad", the best good
 pieces "precious" and the worst bad ones "useless", with gates by scan depth: no good piece
 before depth 63, at most 6 by depth 79, every useless piece placed by depth 96 and no
