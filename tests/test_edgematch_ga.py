@@ -111,6 +111,24 @@ def test_optimisation_mode_returns_a_scored_board():
     assert out["stats"]["generations"] == 3 and out["stats"]["evaluations"] == 20 + 3 * 19
 
 
+def test_paper_preset_scores_legal_boards_under_matches():
+    """The paper preset's free layout puts pieces outside their class, which the matches
+    objective cannot score: there the preset keeps the frame, and its board verifies (with
+    the free layout the 16x16's answer broke the frame rule and failed the gate)."""
+    r = run_cli("solve", "--backend", "ga", "instances/e2_16x16.txt", "--objective", "matches",
+                "--json", "--generations", "2", "--population", "20", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["status"] == "feasible" and out["verified"] is True
+    assert out["objective"] > 0 and out["stats"]["generations"] == 2
+    r = run_cli("solve", "--backend", "ga", "instances/e2_16x16.txt", "--objective", "matches",
+                "--layout", "free", "--generations", "2")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        "error: --layout free puts pieces outside their class, which --objective matches "
+        "cannot score; use --layout frame (its default there)"]
+
+
 @pytest.mark.parametrize("args", [
     ("--population", "lots"), ("--elitism", "1.5"), ("--operators", "shuffle"),
     ("--tabu-iterations", "-3"), ("--no-such-option", "1"),
