@@ -5,7 +5,7 @@ islands on a Dask cluster (a local one of N single-threaded worker processes by 
 cluster with --scheduler). The run is cut into epochs. In each epoch every island is one Dask
 task running one of the family's optimisers (`--island-methods`, by default the family's
 objective backends: for 16x16 edge matching the LNS, whose start and row moves are the break
-search, and the memetic GA seeded by break-search boards) for a slice of the time; the method
+search, and the memetic pool of annealed break-search boards) for a slice of the time; the method
 of island i in epoch e is method (i + e) mod M, so each island alternates them. A task returns
 its best board; the next epoch starts every island from a migrated board (`--migration`):
 

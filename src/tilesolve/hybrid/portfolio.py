@@ -23,8 +23,9 @@ is passed on to the lanes (GA parameters...).
    window are credited. A heuristic lane (not CP-SAT, MILP or SAT, which can prove optimality)
    that ran the whole window without a credit, while another lane earned one, is stopped and
    its core goes to a new lane of the best-credited backend, started from the best board with
-   a new seed. On the official Eternity II the memetic lane never raised the best in the
-   runs of docs/hybrid.md, so its core goes to a second LNS; stats["adapt"] lists each change.
+   a new seed. On the official Eternity II the memetic pool raises the best early (its
+   annealed members) but its children made no gain in the hour runs of docs/hybrid.md (94
+   made, none kept), so there its core goes to a second LNS; stats["adapt"] lists each change.
 
 5. Lanes that share (optimisation runs, `--share on`). Each new best verified board is sent
    to the other lanes whose backend takes boards (an `inbox` option: edge matching's LNS and

@@ -31,7 +31,7 @@ class EdgeMatchFamily(Family):
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
         6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so
-        the cores go to the LNS and the memetic GA."""
+        the cores go to the LNS and the memetic pool."""
         if instance.width * instance.height <= SMALL_BOARD:
             return ("cpsat", "lns")
         return ("lns", "memetic")
