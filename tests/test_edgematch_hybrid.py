@@ -231,3 +231,33 @@ def test_portfolio_lanes_share_their_best_boards_when_asked(cli):
     assert out["stats"]["shared"] >= 1  # each lane's first board raised the best once at least
     lns_stats = out["stats"]["backends"]["lns"].get("stats", {})
     assert lns_stats.get("received", 0) <= out["stats"]["shared"]
+
+
+@needs_e2_data()
+def test_verify_checks_the_clue_pieces_when_asked(cli, tmp_path):
+    """The hour board keeps the start piece but none of the clues (as the record boards):
+    valid with --clues off, four moved clues with --clues on; the same board with the clue
+    pieces swapped into their cells passes with --clues on."""
+    path = E2_DATA / "e2_256.txt"
+    board = INSTANCES.parent / "results" / "e2_official_eii_hour_seed5.txt"
+    ok = cli("verify", path, board, "--objective", "matches", "--clues", "off")
+    assert ok.returncode == 0 and "valid; score 461/480" in ok.stdout
+    bad = cli("verify", path, board, "--objective", "matches", "--clues", "on")
+    assert bad.returncode == 1
+    moved = [x.strip() for x in bad.stdout.splitlines() if x.strip().startswith("moved-hint")]
+    assert moved == [f"moved-hint: fixed piece {p}/{r} must be at {cell}, found {got}"
+                     for (cell, (p, r)), got in zip(official.CLUES.items(),
+                                                    ("64/3", "144/2", "243/2", "112/3"),
+                                                    strict=True)]
+    grid = [line.split() for line in board.read_text().splitlines() if line.strip()]
+    for (row, col), (p, r) in official.CLUES.items():  # all inner cells and inner pieces
+        at = next((i, j) for i, line in enumerate(grid) for j, x in enumerate(line)
+                  if x.split("/")[0] == str(p))
+        grid[at[0]][at[1]] = grid[row][col]
+        grid[row][col] = f"{p}/{r}"
+    keeps = tmp_path / "keeps_clues.txt"
+    keeps.write_text("\n".join(" ".join(line) for line in grid) + "\n")
+    proc = cli("verify", path, keeps, "--objective", "matches", "--clues", "on")
+    assert proc.returncode == 0 and proc.stdout.startswith("valid")
+    typo = cli("verify", INSTANCES / "e2_4x4.txt", keeps, "--clue", "on")
+    assert typo.returncode == 2 and "unknown option(s) --clue" in typo.stderr
