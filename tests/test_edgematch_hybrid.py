@@ -13,6 +13,7 @@ from tilesolve.core import squaregrid as sq
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import breakscan, lns, official
 from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.generate import generate
 from tilesolve.families.edgematch.parse import read_instance
 
 JOINS_6 = sq.join_count(6, 6)
@@ -137,7 +138,7 @@ def test_memetic_backend_returns_a_verified_board():
                                                    "memetic_seconds": "0.5"}))
     rep = verify(inst, out.solution, "matches")
     assert rep.ok and rep.score == out.objective
-    assert out.stats["repairs_lns"] >= 1
+    assert out.stats["repairs_lns"] >= 1 and out.stats["lns_gains"] >= 1  # a GA board gains
 
 
 @needs_e2_data()
@@ -231,3 +232,158 @@ def test_portfolio_lanes_share_their_best_boards_when_asked(cli):
     assert out["stats"]["shared"] >= 1  # each lane's first board raised the best once at least
     lns_stats = out["stats"]["backends"]["lns"].get("stats", {})
     assert lns_stats.get("received", 0) <= out["stats"]["shared"]
+
+
+def test_the_memetic_loop_puts_the_repaired_elite_in_the_worst_members_place():
+    """attach (the memetic backend with --pool 0): every 2nd generation the GA's best member,
+    a solved 6x6 with a 3x3 window scrambled, goes to the exact repair of that window; the
+    repaired board takes the worst member's place and counts as a gain; the rest stay."""
+    from tilesolve.backends import ga as engine
+    from tilesolve.families.edgematch import ga
+    from tilesolve.hybrid import memetic
+
+    inst, sol = generate(6, 6, seed=2)
+    enc, cfg = ga.build(inst, SolveOptions(objective="matches", params={"preset": "tuned"}))
+    window = np.array([r * 6 + c for r in range(1, 4) for c in range(1, 4)])
+    board, elite = scrambled(inst, sol, window.tolist(), seed=3)
+    others = [scrambled(inst, sol, list(range(36)), seed=k)[1] for k in range(4)]
+    rng = np.random.default_rng(0)
+    pop = np.stack([enc.encode(b, rng) for b in (others[0], elite, *others[1:])])
+    fit = enc.fitness(pop)
+    assert int(np.argmax(fit)) == 1 and fit[1] < JOINS_6
+    worst = int(np.argmin(fit))
+    assert worst != 1 and list(fit).count(fit[worst]) == 1
+
+    def repair(s, _fit):
+        pcs, rts = board.arrays(s)
+        lns.repair_region(board, pcs, rts, window, seed=0, time_limit=30)
+        return board.solution(pcs, rts), float(board.score(pcs, rts))
+
+    log, better = memetic.MemeticLog(), []
+    hook = memetic.attach(enc, cfg, repair, every=2, log=log,
+                          on_better=lambda s, f: better.append((s, f))).on_generation
+    before = pop.copy()
+
+    def state(generation):
+        return engine.GAState(pop, fit, generation, 0, float(fit.max()), 0.0, {})
+
+    hook(state(1))  # not a repair generation
+    assert log.calls == 0 and (pop == before).all()
+    hook(state(2))
+    assert log.calls == 1 and log.gains == 1
+    repaired = enc.decode(pop[worst])
+    assert better == [(repaired, float(JOINS_6))] and fit[worst] == JOINS_6
+    assert verify(inst, repaired, "matches").score == JOINS_6
+    kept = [k for k in range(len(pop)) if k != worst]
+    assert (pop[kept] == before[kept]).all()  # the elite itself stays, beside its repair
+    hook(state(4))  # the best is now the solved board: the repair cannot raise it
+    assert log.calls == 2 and log.gains == 1 and len(better) == 1
+
+
+@pytest.fixture(scope="module")
+def ga_elite():
+    """A generated 6x6, a planted solution, and the tuned GA's best board after 2 generations
+    (57 of 60 joins; 0.9 CPU s)."""
+    from tilesolve.families.edgematch import ga
+
+    inst, sol = generate(6, 6, seed=2)
+    out = ga.solve(inst, SolveOptions(objective="matches", seed=0,
+                                      params={"preset": "tuned", "generations": "2"}))
+    return inst, sol, out.solution
+
+
+def neighbourhood(kind, board, pcs, rts, rng):
+    """The cells one move of the LNS with --anneal off frees: about 9 for a CP-SAT kind, up to
+    8 scattered inner cells for the assignment."""
+    if kind == "scattered":
+        return lns.scattered(board, pcs, rts, rng, 8, klass=2)
+    return lns.NEIGHBOURHOODS[kind](board, pcs, rts, rng, 9)
+
+
+def exact_repair(kind, board, pcs, rts, cells):
+    """Re-place the pieces of `cells` optimally, as the LNS does for `kind`. Edits pcs/rts."""
+    if kind == "scattered":
+        lns.assign(board, pcs, rts, cells, np.random.default_rng(0))
+    else:
+        lns.repair_region(board, pcs, rts, cells, seed=0, time_limit=30)
+
+
+@pytest.mark.parametrize("kind", ["window", "band", "mismatch", "scattered"])
+def test_each_exact_repair_keeps_a_ga_elite_and_fixes_a_turned_piece(kind, ga_elite):
+    inst, sol, elite = ga_elite
+    board = lns.Board(inst)
+    start = verify(inst, elite, "matches")
+    assert start.ok and start.score < JOINS_6
+    pcs, rts = board.arrays(elite)
+    exact_repair(kind, board, pcs, rts, neighbourhood(kind, board, pcs, rts,
+                                                      np.random.default_rng(0)))
+    rep = verify(inst, board.solution(pcs, rts), "matches")
+    assert rep.ok and rep.score >= start.score
+    # a solved board with one inner piece turned twice: mismatched joins (2 of 60) that any
+    # region holding that cell can mend (the planted board is one of its re-placements)
+    turned = 14  # row 2, column 2
+    pcs, rts = board.arrays(sol)
+    rts[turned] = (rts[turned] + 2) % 4
+    before = board.score(pcs, rts)
+    assert before < JOINS_6
+    # the first region (over seeds) that holds the turned cell
+    cells = next(c for c in (neighbourhood(kind, board, pcs, rts, np.random.default_rng(s))
+                             for s in range(100)) if turned in c)
+    exact_repair(kind, board, pcs, rts, cells)
+    rep = verify(inst, board.solution(pcs, rts), "matches")
+    assert rep.ok and rep.score == JOINS_6 > before
+
+
+def hints():
+    """e2_hints.txt: piece row col rot, the four colours N E S W after the turn, # note."""
+    rows = []
+    for line in (E2_DATA / "e2_hints.txt").read_text().splitlines():
+        fields = line.split("#", 1)[0].split()
+        if fields:
+            piece, row, col, rot, *colours = map(int, fields)
+            rows.append(((row, col), (piece, rot), tuple(colours)))
+    return rows
+
+
+@needs_e2_data()
+def test_the_start_piece_and_the_clues_are_the_published_ones():
+    from tilesolve.families.edgematch.family import FAMILY
+
+    (start, piece, _), *clues = hints()
+    assert "mandatory start piece" in (E2_DATA / "e2_hints.txt").read_text().splitlines()[4]
+    assert official.START == {start: piece} == {(8, 7): (139, 2)}  # I8
+    assert official.CLUES == {cell: p for cell, p, _ in clues} and len(clues) == 4
+    inst = FAMILY.prepare(read_instance(E2_DATA / "e2_256.txt"), {"clues": "on"})
+    assert inst.fixed == {cell: p for cell, p, _ in hints()}
+    for _cell, (p, r), colours in hints():  # the same turn convention as the file's colours
+        assert tuple(inst.edges(p, r)) == colours
+
+
+@needs_e2_data()
+def test_verify_checks_the_clue_pieces_when_asked(cli, tmp_path):
+    """The hour board keeps the start piece but none of the clues (as the record boards):
+    valid with --clues off, four moved clues with --clues on; the same board with the clue
+    pieces swapped into their cells passes with --clues on."""
+    path = E2_DATA / "e2_256.txt"
+    board = INSTANCES.parent / "results" / "e2_official_eii_hour_seed5.txt"
+    ok = cli("verify", path, board, "--objective", "matches", "--clues", "off")
+    assert ok.returncode == 0 and "valid; score 461/480" in ok.stdout
+    bad = cli("verify", path, board, "--objective", "matches", "--clues", "on")
+    assert bad.returncode == 1
+    moved = [x.strip() for x in bad.stdout.splitlines() if x.strip().startswith("moved-hint")]
+    assert moved == [f"moved-hint: fixed piece {p}/{r} must be at {cell}, found {got}"
+                     for (cell, (p, r)), got in zip(official.CLUES.items(),
+                                                    ("64/3", "144/2", "243/2", "112/3"),
+                                                    strict=True)]
+    grid = [line.split() for line in board.read_text().splitlines() if line.strip()]
+    for (row, col), (p, r) in official.CLUES.items():  # all inner cells and inner pieces
+        at = next((i, j) for i, line in enumerate(grid) for j, x in enumerate(line)
+                  if x.split("/")[0] == str(p))
+        grid[at[0]][at[1]] = grid[row][col]
+        grid[row][col] = f"{p}/{r}"
+    keeps = tmp_path / "keeps_clues.txt"
+    keeps.write_text("\n".join(" ".join(line) for line in grid) + "\n")
+    proc = cli("verify", path, keeps, "--objective", "matches", "--clues", "on")
+    assert proc.returncode == 0 and proc.stdout.startswith("valid")
+    typo = cli("verify", INSTANCES / "e2_4x4.txt", keeps, "--clue", "on")
+    assert typo.returncode == 2 and "unknown option(s) --clue" in typo.stderr

@@ -136,6 +136,13 @@ def test_the_pool_keeps_the_best_and_no_duplicates():
         assert rep.ok and rep.score == f
     assert len({tuple(sorted(sol.items())) for sol, _ in final}) == 3
     assert log.children == 12 and log.kept + log.duplicates <= log.children
+    # with this seed 3 of the 12 children beat the worst member (scores 55 56 54 -> 58 57 56):
+    # each took the worst member's place, so no member's rank got worse, and each raised
+    # the pool's total by a join at least
+    first, last = sorted(f for _, f in members), sorted(f for _, f in final)
+    assert log.kept >= 1 and log.gains <= log.kept
+    assert all(b >= a for a, b in zip(first, last, strict=True))
+    assert sum(last) >= sum(first) + log.kept
 
 
 def test_the_memetic_backend_runs_its_pool_and_returns_a_verified_board():
@@ -171,6 +178,8 @@ def test_a_board_from_another_lane_takes_the_worst_members_place():
         *board.arrays(s)))), rng, stop=lambda: log.children >= 2, log=log,
         target=len(board.joins) + 1, incoming=inbox.take)
     assert log.received == 1 and inbox.take() is None
+    # the first child, a copy of a member, is counted and not kept; the second ends the run
+    assert log.duplicates == 1 and log.kept == 0
     assert final[0] == (planted, float(len(board.joins)))
     # the two other members are the two best of the first pool: the worst made way
     assert sorted(f for _, f in final[1:]) == sorted(f for _, f in members)[1:]

@@ -364,8 +364,9 @@ def _print_board(text: str, legend: str | None) -> None:
     console().print(text.rstrip("\n"), highlight=False, markup=False)
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def verify(
+    ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
     solution: str = typer.Argument(
         ..., help="solution file, JSON result, an exported model's answer (with --map) or URL"),
@@ -375,9 +376,14 @@ def verify(
     fmt: str | None = typer.Option(None, "--format", help="instance format"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Check a solution: exit 0 valid, 1 invalid (every violation listed), 2 bad input."""
+    """Check a solution: exit 0 valid, 1 invalid (every violation listed), 2 bad input.
+
+    The family's own options shape the instance as they do for solve (edge matching:
+    `--clues on` checks the official set's four clue pieces as well as its start piece)."""
     family, inst = load_instance(instance, fmt)
     family.check_objective(objective.value if objective else None)
+    params = family.options.validate(_extra_options(ctx.args), f"verify of {family.name}")
+    inst = family.prepare(inst, params)
     if map_file is not None:
         from .backends.answers import read_answer
 
