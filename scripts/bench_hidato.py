@@ -5,7 +5,7 @@ steady state with RTS (window 100% -> 10%) and CBGI (c = 20%), against the same 
 each device, with the GA preset of --preset (paper: "no RTS" = binary tournament, the child
 replaces the worst; tuned: generational with one elite). A run succeeds when it reaches
 fitness 2N-2 and the checker accepts the board. The paper's Tables 1-6 beside ours:
-scripts/reproduce_hidato.py.
+scripts/reproduce_dasilva.py.
 
     .venv/bin/python scripts/bench_hidato.py --seeds 30                     # the full table
     .venv/bin/python scripts/bench_hidato.py --seeds 5 --instances hidato_19_0[1-3] --jobs 2

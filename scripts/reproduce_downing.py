@@ -204,9 +204,31 @@ def below_his(by: dict[tuple[str, str], list[dict]]) -> str:
             out.append(f"* **{row.puzzle} {row.population}/{row.generations}**: "
                        f"{sum(r['solved'] for r in rs)}/{len(rs)} against his "
                        f"{row.solved}/20. Reason: {why}.")
+    text = "## Rows below Downing's figure\n\n" + ("\n".join(out) if out else "None so far.")
+    return text + "\n" + near_the_edge(by)
+
+
+def near_the_edge(by: dict[tuple[str, str], list[dict]]) -> str:
+    """The rows counted `within` whose p is under 0.1 with ours below his: the ones a few
+    more failed runs would turn `below`."""
+    out = []
+    for row in ROWS:
+        rs = by.get((row.key, "paper"), [])
+        if row.solved is None or not rs:
+            continue
+        ours = sum(r["solved"] for r in rs)
+        p = fisher_p(ours, len(rs), row.solved, 20)
+        if 0.05 <= p < 0.1 and ours / len(rs) < row.solved / 20:
+            out.append(f"* **{row.puzzle} {row.population}/{row.generations}**: {ours}/"
+                       f"{len(rs)} against his {row.solved}/20, Fisher's two-sided p "
+                       f"{p:.3f}: just inside the run-to-run spread at the 5% level (if "
+                       "both had the same success rate, a split of the successes at most "
+                       f"this likely would come up in {p:.1%} of such pairs of series), so "
+                       "the row counts as within, but a few more failed runs would put it "
+                       "below.")
     if not out:
-        return "## Rows below Downing's figure\n\nNone so far.\n"
-    return "## Rows below Downing's figure\n\n" + "\n".join(out) + "\n"
+        return ""
+    return "\nNearest the edge of the spread:\n\n" + "\n".join(out) + "\n"
 
 
 def plots(rows: list[dict], out_dir: Path) -> str:

@@ -19,6 +19,8 @@ import statistics
 from pathlib import Path
 
 from tilesolve import reproduce as rp
+from tilesolve.backends.ga import describe_presets
+from tilesolve.families.edgematch.ga import PRESETS
 
 BOARDS = {  # Table 9 row -> (instance, Niang's average time, evaluations, mutations, crossovers)
     "4x4 (5)": ("instances/e2_niang_4x4_p5.txt", "27 s", 92_700, 9_284, 41_480),
@@ -238,11 +240,13 @@ def write_page(rows: list[dict], out: Path, runs: int, study_runs: int) -> None:
         "ran with `--layout frame`, the reading before the screenshots' last status lines "
         "showed frame pieces turning (see the notes); `--repair thesis` adds its deadlock "
         "tagging and repairs (sections 4.8-4.9, stated in words only: our reading is in the "
-        "notes below); `--preset tuned` lists its "
-        "differences in `src/tilesolve/families/edgematch/ga.py`.",
+        "notes below); `--preset tuned`'s differences from the paper are listed under "
+        "\"The presets\" below.",
         "",
     ]
     text += table9_page(rows, out) + [""] + studies_page(rows, out)
+    text += ["", "## The presets", "", "As `tilesolve solve --help` lists them:", "", "```",
+             describe_presets(PRESETS), "```"]
     notes = NOTES
     if notes.exists():
         text += ["", notes.read_text().strip()]

@@ -111,6 +111,80 @@ def test_region_inversion_by_hand():
     assert g[16:].tolist() == [0, 1, 2, 3, 2, 1, 0, 3, 2, 1, 0, 3, 0, 1, 2, 3]
 
 
+class Draws:
+    """Scripted random draws for one operator call: each `integers(lo, hi[, size])` takes the
+    next value, which must lie in [lo, hi), so a test also pins the range of every draw."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def integers(self, lo, hi, size=None):
+        value = self.values.pop(0)
+        assert all(lo <= v < hi for v in np.atleast_1d(value)), (lo, hi, value)
+        return np.array(value) if size is not None else value
+
+
+def test_region_rotation_by_hand():
+    """4.5.4 on the free 4x4: draws k = 3, rows from 0, columns from 1: the block of cells
+    1, 2, 3 / 5, 6, 7 / 9, 10, 11 turns a quarter clockwise, so the left column (1, 5, 9)
+    becomes the top row read right to left (9, 5, 1), and each piece turns one quarter more.
+    Anticlockwise would put 3, 7, 11 on top; a transpose 1, 5, 9."""
+    enc = _free_4x4()
+    g = _genome(range(16), [i % 4 for i in range(16)])
+    draws = Draws(3, 0, 1)  # k in [2, 4], then a top-left cell the block fits from
+    mutations.region_rotate(enc, g, draws)
+    assert not draws.values
+    assert g[:16].tolist() == [0, 9, 5, 1, 4, 10, 6, 2, 8, 11, 7, 3, 12, 13, 14, 15]
+    assert g[16:].tolist() == [0, 2, 2, 2, 0, 3, 3, 3, 0, 0, 0, 0, 0, 1, 2, 3]
+    # the picture turns with the block: the new top-right piece shows on its east side what
+    # the old top-left piece (1) showed on its north side, and so on round the block
+    col = enc.col
+    before = {p: col[p, p % 4] for p in range(16)}
+    assert col[g[3], g[19], 1] == before[1][0]  # E of the new corner = N of piece 1
+    assert col[g[9], g[25], 0] == before[11][3]  # N of the new bottom-left = W of piece 11
+
+
+def test_region_rotation_keeps_the_frame_on_the_frame_layout():
+    """On the frame layout only the inner block turns: on a 4x4 that is the 2x2 of cells 5, 6,
+    9, 10 (k drawn in [2, 2], offsets in [1, 1]): 9 goes to 5, 5 to 6, 10 to 9, 6 to 10."""
+    _, inst = load_instance(NIANG_4X4)
+    enc = ga.NiangEncoding(inst)
+    g = enc.random(np.random.default_rng(1), 1)[0]
+    before = g.copy()
+    draws = Draws(2, 0, 0)
+    mutations.region_rotate(enc, g, draws)
+    assert not draws.values
+    assert g[[5, 6, 9, 10]].tolist() == before[[9, 5, 10, 6]].tolist()
+    assert g[16 + np.array([5, 6, 9, 10])].tolist() == \
+        ((before[16 + np.array([9, 5, 10, 6])] + 1) % 4).tolist()
+    rest = np.setdiff1d(np.arange(32), [5, 6, 9, 10, 21, 22, 25, 26])
+    assert (g[rest] == before[rest]).all()
+    assert verify(inst, enc.decode(g), "matches").ok
+
+
+@pytest.mark.parametrize(("draws", "moved"), [
+    # a vertical cut (columns 0-1 | 2-3); blocks 1 row by 2 columns at (3, 0) and (0, 2)
+    ((1, 2, 1, 0, 0, [3, 0]), {12: 2, 13: 3, 2: 12, 3: 13}),
+    # a horizontal cut (rows 0-1 | 2-3); blocks 1 row by 3 columns at (1, 0) and (3, 1)
+    ((0, 1, 3, 1, 1, [0, 1]), {4: 13, 5: 14, 6: 15, 13: 4, 14: 5, 15: 6}),
+])
+def test_region_swap_by_hand(draws, moved):
+    """4.5.5 ("Region Swap" in the tables, the paper preset's `region_swap`): the board cut
+    in halves, one block size, a block in each half; the blocks exchange pieces in reading
+    order, each keeping its turn. Draws: cut direction, the size across the cut (at most half
+    the board) and along it, the offsets across the cut in each half, the two offsets along."""
+    assert mutations.PAPER["region_swap"] is mutations.halves_swap
+    assert ga.PRESETS["paper"].options["operators"] == ("region_rotate", "region_swap")
+    enc = _free_4x4()
+    g = _genome(range(16), [i % 4 for i in range(16)])
+    script = Draws(*draws)
+    mutations.halves_swap(enc, g, script)
+    assert not script.values
+    expect = [moved.get(i, i) for i in range(16)]
+    assert g[:16].tolist() == expect
+    assert g[16:].tolist() == [p % 4 for p in expect]  # turns travel with the pieces
+
+
 def test_scramble_keeps_the_top_left_piece_and_the_classes():
     _, inst = load_instance(NIANG_4X4)
     enc = ga.NiangEncoding(inst)  # frame layout: classes must survive the shuffle

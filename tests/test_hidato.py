@@ -324,8 +324,8 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     import importlib.util
     import statistics
 
-    path = INSTANCES.parent / "scripts" / "reproduce_hidato.py"
-    spec = importlib.util.spec_from_file_location("reproduce_hidato", path)
+    path = INSTANCES.parent / "scripts" / "reproduce_dasilva.py"
+    spec = importlib.util.spec_from_file_location("reproduce_dasilva", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
     # the transcribed rows give back the 'average' lines the paper prints under each table

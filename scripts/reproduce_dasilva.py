@@ -8,9 +8,9 @@ of its problems is paired with one of our generated boards of the same size: wit
 both lists are sorted by number of givens (ties: problem number, file name) and matched in
 that order.
 
-    python scripts/reproduce_hidato.py --runs 5 --jobs 2      # a first complete page
-    python scripts/reproduce_hidato.py                        # 30 runs, resumes the CSV
-    python scripts/reproduce_hidato.py --report-only          # rewrite the page from the CSV
+    python scripts/reproduce_dasilva.py --runs 5 --jobs 2      # a first complete page
+    python scripts/reproduce_dasilva.py                        # 30 runs, resumes the CSV
+    python scripts/reproduce_dasilva.py --report-only          # rewrite the page from the CSV
 
 Writes dasilva.csv (one row per finished run), dasilva.md (the tables, with the written
 analysis of dasilva_notes.md) and the plots (into --out-dir: out/reproductions by default, which git
