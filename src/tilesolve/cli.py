@@ -613,6 +613,10 @@ def main() -> None:
 
         if os.environ.get("TILESOLVE_DEBUG"):
             raise
+        if interrupt.received:  # the fault came of the interrupt: Ctrl-C to the process
+            # group also stops multiprocessing's forkserver, and a lane started a moment
+            # later meets a refused connection (ConnectionRefusedError, seen once in a CI run)
+            _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
     if interrupt.received:  # typer turns the KeyboardInterrupt into a bare exit 130
         _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
