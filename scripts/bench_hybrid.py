@@ -49,10 +49,13 @@ METHODS = {
     "hybrid (2 cores)": ("portfolio", 2),
     # the portfolio whose lanes send each other their best boards (--share on)
     "hybrid sharing boards (2 cores)": ("portfolio:share=on", 2),
+    # the break search and the LNS as the two lanes, the search's boards sent to the LNS
+    "hybrid search + lns sharing (2 cores)": ("portfolio:backends=search,lns:share=on", 2),
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method
-PARALLEL = {"lns x2 (2 cores)": ["lns", "lns"]}
+PARALLEL = {"lns x2 (2 cores)": ["lns", "lns"],
+            "backtracker x2 (2 cores)": ["backtracker", "backtracker"]}
 SEED_STEP = 1000
 
 
@@ -190,9 +193,11 @@ def main() -> None:
         print("no instance found (the official set needs ../shared/e2_data)", file=sys.stderr)
         raise SystemExit(2)
     rows = []
+    # seed by seed, every method per seed: a bench stopped early still compares the methods
+    # on the same seeds
     for inst in insts:
-        for method in methods:
-            for seed in range(args.seeds):
+        for seed in range(args.seeds):
+            for method in methods:
                 path = out / f"{inst}_{slug(method)}_s{seed}.json"
                 if args.report_only:
                     if path.exists():
@@ -200,6 +205,8 @@ def main() -> None:
                     continue
                 rows.append(run_one(inst, method, seed, args.time_limit, out))
                 print(f"{inst} {method} seed {seed}: {rows[-1]['score']}", file=sys.stderr)
+    rows.sort(key=lambda r: (insts.index(r["instance"]), methods.index(r["method"]),
+                             r["seed"]))
     report(rows, out, Path(args.doc))
 
 
