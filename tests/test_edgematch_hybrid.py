@@ -119,12 +119,36 @@ def test_portfolio_for_matches_runs_lns_and_memetic_and_streams_progress(cli, tm
     assert {x["source"] for x in lines} <= {"backtracker", "lns", "cpsat"}
 
 
-def test_large_boards_race_lns_and_memetic_for_matches():
+def test_large_boards_race_the_break_search_and_lns_for_matches():
     from tilesolve.families.edgematch.family import FAMILY
 
     big = read_instance(INSTANCES / "e2_16x16.txt")
-    assert FAMILY.objective_backends(big) == ("lns", "memetic")
-    assert FAMILY.objective_backends(read_instance(INSTANCES / "e2_5x5.txt"))[0] == "cpsat"
+    small = read_instance(INSTANCES / "e2_5x5.txt")
+    assert FAMILY.objective_backends(big) == ("search", "lns")
+    assert FAMILY.objective_backends(small)[0] == "cpsat"
+    # islands start from the migrants' board, which the break search cannot take
+    assert FAMILY.island_backends(big) == ("lns", "memetic")
+    assert FAMILY.island_backends(small) == FAMILY.objective_backends(small)
+
+
+def test_boards_are_shared_by_default_only_where_they_flow_one_way():
+    """The break search takes no boards, the LNS and the memetic pool do: the default pair
+    of a large board shares, two lanes that both take boards do not, and --share decides."""
+    from tilesolve.families.edgematch.family import FAMILY
+    from tilesolve.hybrid.portfolio import Config, one_way
+
+    assert one_way(FAMILY, ["search", "lns"]) and one_way(FAMILY, ["cpsat", "lns"])
+    assert not one_way(FAMILY, ["lns", "memetic"]) and not one_way(FAMILY, ["search"])
+    big = read_instance(INSTANCES / "e2_16x16.txt")
+
+    def share(**params):
+        opts = SolveOptions(objective="matches", threads=2, time_limit=60, params=params)
+        return Config.of(FAMILY, opts, big).share
+
+    assert share() is True
+    assert share(backends="lns,memetic") is False
+    assert share(share="off") is False and share(backends="lns,memetic", share="on") is True
+    assert Config.of(FAMILY, SolveOptions(threads=2), big).share is False  # no objective
 
 
 def test_memetic_backend_returns_a_verified_board():
@@ -225,10 +249,11 @@ def test_portfolio_adapt_off_keeps_its_lanes(cli):
 
 def test_portfolio_lanes_share_their_best_boards_when_asked(cli):
     proc = cli("solve", INSTANCES / "e2_16x16.txt", "-b", "portfolio", "--objective", "matches",
-               "--share", "on", "--adapt", "off", "-t", "24", "--threads", "2", "--seed", "1",
-               "--json")
+               "--backends", "lns,memetic", "--share", "on", "--adapt", "off", "-t", "24",
+               "--threads", "2", "--seed", "1", "--json")
     out = json.loads(proc.stdout)
     assert out["verified"] and out["status"] == "feasible"
+    assert out["stats"]["share"] is True  # asked for: both lanes take boards
     assert out["stats"]["shared"] >= 1  # each lane's first board raised the best once at least
     lns_stats = out["stats"]["backends"]["lns"].get("stats", {})
     assert lns_stats.get("received", 0) <= out["stats"]["shared"]

@@ -131,7 +131,7 @@ def solve(
     backend: Backend | None = typer.Option(
         None, "--backend", "-b",
         help="default: cpsat; the portfolio for --objective where the family races its own "
-        "optimisers (edge matching: lns + memetic pool; cpsat + lns up to 8x8)",
+        "optimisers (edge matching: break search + lns; cpsat + lns up to 8x8)",
     ),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", help="seconds"),
     seed: int = typer.Option(0, "--seed"),

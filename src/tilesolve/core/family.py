@@ -66,6 +66,10 @@ class Family:
         """The portfolio's lanes for --objective on this instance; () = the usual race."""
         return ()
 
+    def island_backends(self, instance) -> tuple[str, ...]:
+        """The methods islands take turns with for --objective (default: the portfolio's)."""
+        return self.objective_backends(instance)
+
     def prepare(self, instance, params: dict):
         """The instance as the (validated) options shape it; default: unchanged."""
         return instance

@@ -248,7 +248,7 @@ class Config:
         if p.get("island_methods"):
             methods = [m.strip() for m in str(p["island_methods"]).split(",") if m.strip()]
         else:
-            methods = list(family.objective_backends(instance))
+            methods = list(family.island_backends(instance))
         if not methods or "portfolio" in methods:
             raise InputError("--island-methods must name backends of the family, e.g. lns,memetic")
         for m in methods:

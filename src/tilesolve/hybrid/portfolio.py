@@ -23,14 +23,15 @@ is passed on to the lanes (GA parameters...).
    window are credited. A heuristic lane (not CP-SAT, MILP or SAT, which can prove optimality)
    that ran the whole window without a credit, while another lane earned one, is stopped and
    its core goes to a new lane of the best-credited backend, started from the best board with
-   a new seed. On the official Eternity II the memetic pool raises the best early (its
-   annealed members) but its children made no gain in the hour runs of docs/hybrid.md (94
-   made, none kept), so there its core goes to a second LNS; stats["adapt"] lists each change.
+   a new seed. On the official Eternity II this moves a core between the break search and
+   the LNS, whichever is raising the best score on the run (docs/hybrid.md: the 461 of seed 2
+   came from a second break search started at a review); stats["adapt"] lists each change.
 
-5. Lanes that share (optimisation runs, `--share on`). Each new best verified board is sent
-   to the other lanes whose backend takes boards (an `inbox` option: edge matching's LNS and
-   memetic lanes); the LNS lane starts its next annealing cycle from it when it beats its own
-   best, the memetic pool puts it in place of its worst member.
+5. Lanes that share (optimisation runs, `--share on`; by default on when a lane that takes
+   no boards, such as the break search, races beside one that does). Each new best verified
+   board is sent to the other lanes whose backend takes boards (an `inbox` option: edge
+   matching's LNS and memetic lanes); the LNS lane starts its next annealing cycle from it
+   when it beats its own best, the memetic pool puts it in place of its worst member.
 
 Everything reported passes the family's checker (core.verdict.finish) in this process.
 
@@ -75,11 +76,14 @@ OPTIONS = Options(
     Option("review", seconds, None, "--objective: s between reviews (default: a tenth of the "
            "limit, at least 30; 60 without -t)"),
     Option("solver", str, None, "the MILP lane's solver (cbc, highs) or the SAT lane's"),
-    # off by default: on the official Eternity II at 120 s (3 seeds, docs/hybrid.md) the
-    # lanes sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
-    Option("share", bool, False, "--objective: each new best verified board goes to the "
+    # by default on only where boards flow one way, from a lane that takes none (the break
+    # search) to one that restarts from them (the LNS): between two lanes that both take
+    # boards (LNS and memetic pool, official Eternity II, 120 s, 3 seeds; docs/hybrid.md)
+    # sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
+    Option("share", bool, None, "--objective: each new best verified board goes to the "
            "other lanes that take boards (edge matching's LNS and memetic), for their next "
-           "restart"),
+           "restart (default: on when a lane that takes no boards races beside one that "
+           "does)"),
 )
 ROUTED = ("solver",)  # the portfolio's options that its lanes read too
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
@@ -106,6 +110,12 @@ def _side_backend(params: dict, key: str, backends: list[str], family: Family) -
         raise InputError(f"--{key.replace('_', '-')} must name an exact backend of "
                          f"{family.name} ({', '.join(exact)}), got {name!r}")
     return str(name)
+
+
+def one_way(family: Family, backends: list[str]) -> bool:
+    """Do some racing lanes take boards (an `inbox`) while others only make them?"""
+    takes = ["inbox" in family.backend_options(b) for b in backends]
+    return any(takes) and not all(takes)
 
 
 @dataclass
@@ -142,7 +152,8 @@ class Config:
             cbgi_time=own.get("cbgi_time") or (max(2.0, 0.25 * limit) if limit else 10.0),
             adapt=bool(opts.objective) and own["adapt"],
             review=own.get("review") or (max(30.0, 0.1 * limit) if limit else 60.0),
-            share=bool(opts.objective) and own["share"],
+            share=bool(opts.objective) and (one_way(family, backends)
+                                            if own.get("share") is None else own["share"]),
             passed={k: v for k, v in p.items() if k not in OPTIONS or k in ROUTED},
         )
 
@@ -360,6 +371,7 @@ class Portfolio:
         }
         if self.opts.objective:
             res.stats["adapt"] = self.adapt.stats()
+            res.stats["share"] = self.cfg.share
             res.stats["shared"] = self.shared
         for key in ("error", "broken_rules"):  # why it failed; how far its best board is
             if lane_stats.get(key):
