@@ -12,9 +12,9 @@ Variants (each changes one thing in the paper preset):
                  gene with probability 0.1 (every child is offered)
   one_child      PMX keeps only its first child (one evaluation per step)
   pmx_distinct   PMX cut points always distinct (no empty segment, which copies the parents)
-  (the paper runs also give two counts of the same runs: "memo", a child identical to a
-  member of the population is not evaluated; "memo_pair", a step's two children are not
-  evaluated when both copy members, so counts stay even, as the paper's are)
+  (the paper and window_draws runs also give two counts of the same runs: "memo", a child
+  identical to a member of the population is not evaluated; "memo_pair", a step's two
+  children are not evaluated when both copy members, so counts stay even, as the paper's are)
   accept_equal   RTS: a child equal in fitness to its nearest member replaces it
   tournament     parents by binary tournament instead of at random
   window_10      RTS window 10% of the population throughout (instead of 100% -> 10%)
@@ -121,7 +121,7 @@ def ranks_with_replacement(size: int, w: int) -> list[float]:
     return [1.0 - ((size - r - 1) / size) ** w for r in range(size - 1)]
 
 
-class _DrawsRun(engine._Run):
+class _DrawsRun(_CountingRun):
     def steady(self, pop, fit):
         distinct = engine.window_ranks
         engine.window_ranks = ranks_with_replacement
@@ -176,11 +176,11 @@ def summary(path: Path) -> None:
     # one row per (variant, board, seed): a rerun's line replaces an earlier one
     rows = list({(r["variant"], r["board"], r["seed"]): r for r in
                  map(json.loads, path.read_text().splitlines())}.values())
-    for r in [r for r in rows if r["variant"] == "paper" and "to_best_memo" in r]:
+    for r in [r for r in rows if "to_best_memo" in r]:
         for key in ("to_best_memo", "to_best_memo_pair"):
-            rows.append(dict(r, variant=key.removeprefix("to_best_"), to_best=r[key]))
-    variants = [v for v in (*VARIANTS, "memo", "memo_pair") if any(r["variant"] == v
-                                                                  for r in rows)]
+            rows.append(dict(r, variant=f"{r['variant']} {key.removeprefix('to_best_')}",
+                             to_best=r[key]))
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
     print("| variant | runs | solved | mean evaluations to the best | per board (mean) |")
     print("|---|---|---|---|---|")
     for v in variants:
