@@ -350,3 +350,37 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     last_paper = max(i for i, c in enumerate(columns) if c == "paper")
     assert columns.index("tuned") == last_paper + 1 == 3 * 2 * 11
     assert columns.count("tuned") == 2 * 11 and columns[-1] in script.EXACT
+
+
+def _script(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, INSTANCES.parent / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_run_count_behind_the_papers_averages_is_even():
+    """30 runs per row: the mean times 30 is the sum of the runs' evaluations to the best, and
+    it is an even whole number in all 63 rows (1 chance in 2**63 if the counts' parity were
+    random): the paper counts its children two by two."""
+    script = _script("reproduce_dasilva")
+    for table in "123456":
+        for row in script.paper_rows(table).values():
+            total = row[3] * 30
+            assert abs(total - round(total)) <= 0.15  # the mean is printed to 0.01
+            assert round(total) % 2 == 0
+
+
+def test_probe_window_drawn_with_replacement_and_memo_counts():
+    probe = _script("probe_dasilva_class1")
+    # 3 members ranked by distance, a window of 2 independent draws (9 equally likely pairs):
+    # the nearest drawn is rank 0 in 5 pairs, rank 1 in 3, rank 2 in 1
+    assert probe.ranks_with_replacement(3, 2) == pytest.approx([5 / 9, 8 / 9])
+    r = probe.run("paper", INSTANCES / "hidato_19_09.txt", 0)
+    assert r["solved"]
+    # copies of members (every uncrossed, unmutated child is one) are left out of the
+    # memo counts; steps whose two children are both copies go two at a time
+    assert r["to_best_memo"] < r["to_best_memo_pair"] < r["to_best"]
+    assert r["to_best_memo_pair"] % 2 == 0 == r["to_best"] % 2
