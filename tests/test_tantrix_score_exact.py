@@ -89,6 +89,8 @@ def test_milp_cuts_a_pick_on_two_pieces(tmp_path):
         v.varValue = float(c in ((0, 0), (1, 0)))
     model.picked = {"red": {(0, 0), (1, 0)}}
     cuts = model.violated_cuts(TRIO)
+    for (c, d, k), v in model.shown_at.items():  # the rows read the shown colours
+        v.varValue = sum(x.varValue for x in model.z(c, d, k).keys())
     assert len(cuts) == 2
     assert all(not row.valid() for row, _name in cuts)  # each row excludes the pick
     model.on["red"][(1, 0)].varValue = 0.0

@@ -74,8 +74,8 @@ OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `milp_score`
 MODELS = ("ours", "kino-uno")
 CONNECT = ("flow", "lazy")  # --objective longest: how `milp_score` keeps a picked piece whole
 OPTIONS = Options(
-    Option("solver", str, None, "cbc or highs (default: highs on fixed boards, cbc on free "
-           "shapes)", runner.SOLVERS),
+    Option("solver", str, None, "cbc or highs (default: highs on fixed boards and for "
+           "--objective, cbc on free shapes)", runner.SOLVERS),
     RADIUS,
     Option("euler", auto_switch, None, "Euler's rows for a connected, hole-free cluster (default: "
            "on for free shapes)"),
