@@ -127,14 +127,6 @@ def test_cli_reports_feasible_with_the_checkers_score(tmp_path):
     assert json.loads(check.stdout)["score"] == res["objective"]
 
 
-@pytest.mark.parametrize("backend", ["milp", "sat"])
-def test_milp_and_sat_refuse_the_objective_in_one_line(backend):
-    proc = run_cli("solve", LOOP56, "-b", backend, "--objective", "longest", "-t", "60")
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and f"not supported by the {backend} backend" in lines[0]
-
-
 def test_objectives_belong_to_their_family():
     proc = run_cli("verify", LOOP56, INSTANCES / "e2_4x4.txt", "--objective", "matches")
     assert proc.returncode == 2 and "expected longest" in proc.stderr

@@ -284,8 +284,9 @@ def maximise(compiled: CnfModel, opts: SolveOptions) -> Outcome:
         while True:
             res, sol, value = session.next_model()
             if res is None:
-                status = Status.FEASIBLE if best is not None else Status.TIMEOUT
-                return session.outcome(status, best, score if best is not None else None)
+                if best is None:  # the last model the lazy clauses rejected, if any
+                    return session.outcome(Status.TIMEOUT, session.last)
+                return session.outcome(Status.FEASIBLE, best, score)
             if res is False:
                 if best is None:
                     return session.outcome(Status.INFEASIBLE)

@@ -43,16 +43,12 @@ from .lazy import (
 from .region import RADIUS, SHORT_LOOPS, Layout, choice_option, export_layout, solve_on_layouts
 
 OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS)
-OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
-OBJECTIVE_REFUSAL = (
-    "the longest-piece score needs one connected piece per colour picked among optional "
-    "cells, which this model states only by lazy loop clauses added between solves (no "
-    "sound bound on a stopped run); use cpsat, search or ga"
-)
+OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cnf_score`
 
 
 class TantrixCnf(runner.CnfModel):
     lazy = "subloop clauses (each goal colour one loop, no separate smaller loops)"
+    once = EncType.totalizer  # the encoding of "a tile used once is placed once"
 
     def __init__(self, layout: Layout, short_loops: bool = True):
         self.table = table = Table(layout)
@@ -77,7 +73,8 @@ class TantrixCnf(runner.CnfModel):
             if len(lits) < n:
                 cnf.append([])  # the tile cannot be placed often enough anywhere
                 continue
-            cnf.extend(CardEnc.equals(lits, n, vpool=pool, encoding=EncType.totalizer).clauses)
+            enc = self.once if n == 1 else EncType.totalizer
+            cnf.extend(CardEnc.equals(lits, n, vpool=pool, encoding=enc).clauses)
 
         self.z: dict[tuple, int] = {}
         for key, pls in table.showing.items():
@@ -146,9 +143,11 @@ class TantrixCnf(runner.CnfModel):
 
 def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
     """The formula on `export_layout`, with the clauses it starts from (no lazy clauses)."""
+    if opts.objective in OBJECTIVES:
+        from .cnf_score import ScoreCnf
+
+        return ScoreCnf(inst)
     check_goals(inst, "sat")
-    if opts.objective:
-        raise InputError(f"--objective {opts.objective}: {OBJECTIVE_REFUSAL}")
     lay, notes = export_layout(inst, opts)
     compiled = TantrixCnf(lay)
     compiled.export_notes = notes
@@ -156,6 +155,10 @@ def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    if opts.objective in OBJECTIVES:
+        from . import cnf_score
+
+        return cnf_score.solve(inst, opts)
     return _solve(inst, opts, count=False)
 
 

@@ -24,8 +24,6 @@ backend's best).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
@@ -35,20 +33,14 @@ from . import catalogue as cat
 from .cpsat import TantrixCpsat, _false, _true
 from .family import FAMILY
 from .instance import TantrixInstance
-from .region import Layout, score_board
+from .score_pick import score_layout
 
 
 class ScoreCpsat(TantrixCpsat):
     objective = True
 
     def __init__(self, inst: TantrixInstance):
-        if any(g.colour == "any" for g in inst.goals):
-            raise InputError("CP-SAT's --objective longest needs goal colours given "
-                             "(no 'any')")
-        if not inst.goals:
-            raise InputError("--objective longest scores goal lines; the instance has none")
-        bare = replace(inst, goals=[])  # the goals are scored, not required
-        super().__init__(Layout(bare, score_board(inst), all_filled=True))
+        super().__init__(score_layout(inst, "CP-SAT"))  # the goals are scored, not required
         self.picked = [self._piece(g.colour, g.kind == "line") for g in inst.goals]
         self.model.maximize(sum(sum(p) for p in self.picked))
 

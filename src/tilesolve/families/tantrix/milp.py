@@ -70,16 +70,12 @@ from .region import (
     solve_on_layouts,
 )
 
-OBJECTIVES: tuple[str, ...] = ()  # scores nothing: see OBJECTIVE_REFUSAL
-OBJECTIVE_REFUSAL = (
-    "the longest-piece score needs one connected piece per colour picked among optional "
-    "cells, which this model states only by lazy subloop cuts re-solved round by round (no "
-    "sound bound on a stopped run); use cpsat, search or ga"
-)
+OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `milp_score`
 MODELS = ("ours", "kino-uno")
+CONNECT = ("flow", "lazy")  # --objective longest: how `milp_score` keeps a picked piece whole
 OPTIONS = Options(
-    Option("solver", str, None, "cbc or highs (default: highs on fixed boards, cbc on free "
-           "shapes)", runner.SOLVERS),
+    Option("solver", str, None, "cbc or highs (default: highs on fixed boards and for "
+           "--objective, cbc on free shapes)", runner.SOLVERS),
     RADIUS,
     Option("euler", auto_switch, None, "Euler's rows for a connected, hole-free cluster (default: "
            "on for free shapes)"),
@@ -89,6 +85,8 @@ OPTIONS = Options(
     Option("c2", str, "c2prime", "--model kino-uno: the paper's C2 or C2'", C2_FORMS),
     Option("c6", str, "on", "--model kino-uno: the paper's C6", ("on", "off")),
     SHORT_LOOPS,
+    Option("connect", str, "flow", "--objective longest: one picked piece per goal by a flow, "
+           "or by lazy cuts", CONNECT),
 )
 
 
@@ -280,9 +278,11 @@ def run_restarting(compiled: TantrixMilp, opts: SolveOptions) -> Outcome:
 
 def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixMilp:
     """The default model on `export_layout`, with the rows it starts from (no lazy cuts)."""
+    if opts.objective in OBJECTIVES:
+        from .milp_score import ScoreMilp
+
+        return ScoreMilp(inst, choice_option(opts, "connect", CONNECT, "flow"))
     check_goals(inst, "milp")
-    if opts.objective:
-        raise InputError(f"--objective {opts.objective}: {OBJECTIVE_REFUSAL}")
     lay, notes = export_layout(inst, opts)
     compiled = TantrixMilp(lay, euler=inst.shape == "free")
     compiled.export_notes = notes
@@ -290,6 +290,10 @@ def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixMilp:
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    if opts.objective in OBJECTIVES:
+        from . import milp_score
+
+        return milp_score.solve(inst, opts)
     return _solve(inst, opts, count=False)
 
 

@@ -1,0 +1,121 @@
+"""--objective longest on the MILP and SAT backends (milp_score, cnf_score): the optimum CP-SAT
+proves on a small fixed board, the lazy step that cuts a pick lying on two pieces, and -t."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_cli
+from pysat.solvers import Solver
+
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.families.tantrix import cnf, cpsat, milp
+from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix.cnf_score import ScoreCnf
+from tilesolve.families.tantrix.milp_score import ScoreMilp
+from tilesolve.families.tantrix.parse import read_instance
+
+# five cells: the hexagon's centre and four of its ring, one tile per cell
+FIVE = "tantrix\ntiles 1-5\ngoal loop yellow\ngoal line red\nshape board\n" + "".join(
+    f"cell {q} {r}\n" for q, r in ((0, 0), (1, -1), (1, 0), (0, 1), (-1, 1)))
+# tiles 1-3 around one corner (test_tantrix_score.TRIO): red runs off the board at both ends
+# of each of its three arcs, three pieces of one tile
+TRIO = {(0, 0): (3, 0), (1, -1): (2, 2), (1, 0): (1, 4)}
+TRIO_RED = "tantrix\ntiles 1-3\ngoal line red\nshape board\n" + "".join(
+    f"cell {q} {r}\n" for q, r in TRIO)
+# fourteen tiles, three line goals, free: neither SAT nor HiGHS proved an optimum in 15 s
+LINES14 = "tantrix\ntiles 1-14\ngoal line red\ngoal line yellow\ngoal line blue\nshape free\n"
+
+
+def _instance(tmp_path, text: str):
+    path = tmp_path / "inst.txt"
+    path.write_text(text)
+    return read_instance(path)
+
+
+def test_cpsat_proves_the_optimum_of_the_five_cell_board(tmp_path):
+    inst = _instance(tmp_path, FIVE)
+    out = cpsat.solve(inst, SolveOptions(objective="longest", time_limit=300, threads=1))
+    assert out.status == Status.SOLVED and out.objective == 7  # the board is the instance's
+    assert verify(inst, out.solution, "longest").score == 7
+
+
+@pytest.mark.parametrize("backend, params", [
+    (milp, {"solver": "highs"}),
+    (milp, {"solver": "cbc"}),
+    (milp, {"solver": "highs", "connect": "lazy"}),
+    (cnf, {}),
+])
+def test_milp_and_sat_reach_the_same_optimum(tmp_path, backend, params):
+    inst = _instance(tmp_path, FIVE)
+    out = backend.solve(inst, SolveOptions(objective="longest", time_limit=300, threads=1,
+                                           params=params))
+    assert out.status == Status.SOLVED
+    assert round(out.objective) == 7
+    rep = verify(inst, out.solution, "longest")
+    assert rep.ok and rep.score == 7
+    if params.get("connect") == "lazy" or backend is cnf:
+        assert out.stats["cuts"] > 0  # the first optimum picked pieces apart, cut lazily
+
+
+def test_sat_cuts_a_pick_on_two_pieces(tmp_path):
+    inst = _instance(tmp_path, TRIO_RED)
+    model = ScoreCnf(inst)
+    on = model.on["red"]
+    model.picked = {"red": {(0, 0), (1, 0)}}  # two of the three one-tile red lines
+    cuts = model.violated_cuts(TRIO)
+    assert len(cuts) == 2  # one per picked piece
+    fixed = [model.x[c, *tr] for c, tr in TRIO.items()] + [on[(0, 0)], on[(1, 0)]]
+    for clause in cuts:
+        assert not set(clause) & set(fixed)  # the pick falsifies every literal...
+        assert all(-lit in fixed or abs(lit) not in fixed for lit in clause)
+    with Solver(name="cadical195", bootstrap_with=model.formula()) as s:
+        assert s.solve(assumptions=fixed)  # the pick obeys every clause stated up front
+        for clause in cuts:
+            s.add_clause(clause)
+        assert not s.solve(assumptions=fixed)  # ...and the cuts exclude it
+        assert s.solve(assumptions=fixed[:-1])  # one piece alone stays allowed
+    model.picked = {"red": {(0, 0)}}
+    assert model.violated_cuts(TRIO) == []
+
+
+def test_milp_cuts_a_pick_on_two_pieces(tmp_path):
+    inst = _instance(tmp_path, TRIO_RED)
+    model = ScoreMilp(inst, connect="lazy")
+    for pl, v in model.x.items():
+        v.varValue = float(TRIO.get(pl[0]) == pl[1:])
+    for c, v in model.on["red"].items():
+        v.varValue = float(c in ((0, 0), (1, 0)))
+    model.picked = {"red": {(0, 0), (1, 0)}}
+    cuts = model.violated_cuts(TRIO)
+    for (c, d, k), v in model.shown_at.items():  # the rows read the shown colours
+        v.varValue = sum(x.varValue for x in model.z(c, d, k).keys())
+    assert len(cuts) == 2
+    assert all(not row.valid() for row, _name in cuts)  # each row excludes the pick
+    model.on["red"][(1, 0)].varValue = 0.0
+    assert all(row.valid() for row, _name in cuts)  # one piece alone satisfies them
+    model.picked = {"red": {(0, 0)}}
+    assert model.violated_cuts(TRIO) == []
+    assert ScoreMilp(inst).violated_cuts(TRIO) == []  # the flow states one piece up front
+
+
+@pytest.mark.parametrize("backend, params", [(milp, {"solver": "highs"}), (cnf, {})])
+def test_a_time_limit_returns_the_best_verified_board(tmp_path, backend, params):
+    inst = _instance(tmp_path, LINES14)
+    out = backend.solve(inst, SolveOptions(objective="longest", time_limit=2, threads=1,
+                                           params=params))
+    assert out.status == Status.FEASIBLE  # stopped by the limit, before a proof
+    assert "optimal_on_board" not in out.stats and out.stats["seconds"] < 10
+    rep = verify(inst, out.solution, "longest")
+    assert rep.ok and rep.score >= round(out.objective) and rep.score > 0
+
+
+@pytest.mark.parametrize("backend", ["milp", "sat"])
+def test_cli_scores_with_milp_and_sat(tmp_path, backend):
+    path = tmp_path / "five.txt"
+    path.write_text(FIVE)
+    proc = run_cli("solve", path, "-b", backend, "--objective", "longest", "--json", "-t", "60")
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert (res["status"], res["objective"], res["verified"]) == ("solved", 7, True)
