@@ -24,11 +24,11 @@ from pysat.card import EncType
 
 from ...backends import cnf as runner
 from ...core.limits import built
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from .cnf import TantrixCnf
 from .instance import TantrixInstance
-from .score_pick import Pick, apart, picks, score_layout
+from .score_pick import Pick, apart, on_board, picks, score_layout
 
 
 class ScoreCnf(TantrixCnf):
@@ -90,8 +90,4 @@ class ScoreCnf(TantrixCnf):
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     compiled = built(opts, lambda: ScoreCnf(inst))
     out = runner.run(compiled, opts)
-    out.stats["board_cells"] = len(compiled.layout.cells)
-    if out.status == Status.SOLVED and inst.shape == "free":
-        out.stats["optimal_on_board"] = True  # the best on this board, not over all shapes
-        out.status = Status.FEASIBLE
-    return out
+    return on_board(out, inst, compiled.layout)

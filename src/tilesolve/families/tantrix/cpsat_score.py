@@ -28,12 +28,12 @@ from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from .cpsat import TantrixCpsat, _false, _true
 from .family import FAMILY
 from .instance import TantrixInstance
-from .score_pick import score_layout
+from .score_pick import on_board, score_layout
 
 
 class ScoreCpsat(TantrixCpsat):
@@ -112,8 +112,4 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     if board is not None:
         compiled.suggest(board)
     out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
-    out.stats["board_cells"] = len(compiled.layout.cells)
-    if out.status == Status.SOLVED and inst.shape == "free":
-        out.stats["optimal_on_board"] = True  # the best on this board, not over all shapes
-        out.status = Status.FEASIBLE
-    return out
+    return on_board(out, inst, compiled.layout)

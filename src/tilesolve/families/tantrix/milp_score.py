@@ -30,11 +30,11 @@ import pulp
 
 from ...backends import milp as runner
 from ...core.limits import built
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from .instance import TantrixInstance
 from .milp import CONNECT, TantrixMilp, _tag, choice_option
-from .score_pick import Pick, apart, picks, score_layout
+from .score_pick import Pick, apart, on_board, picks, score_layout
 
 
 class ScoreMilp(TantrixMilp):
@@ -143,6 +143,7 @@ class ScoreMilp(TantrixMilp):
             out.append((lhs - crossing <= len(cut.piece), f"apart_{cut.colour}"))
         return out
 
+
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     connect = choice_option(opts, "connect", CONNECT, "flow")
     if "solver" not in opts.params:
@@ -151,9 +152,5 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
     compiled = built(opts, lambda: ScoreMilp(inst, connect))
     out = runner.run(compiled, opts)
-    out.stats["board_cells"] = len(compiled.layout.cells)
     out.stats["connect"] = connect
-    if out.status == Status.SOLVED and inst.shape == "free":
-        out.stats["optimal_on_board"] = True  # the best on this board, not over all shapes
-        out.status = Status.FEASIBLE
-    return out
+    return on_board(out, inst, compiled.layout)
