@@ -51,6 +51,9 @@ METHODS = {
     "hybrid sharing boards (2 cores)": ("portfolio:share=on", 2),
     # the break search and the LNS as the two lanes, the search's boards sent to the LNS
     "hybrid search + lns sharing (2 cores)": ("portfolio:backends=search,lns:share=on", 2),
+    # the default portfolio (on large boards the same two lanes, sharing by default), since
+    # the break search takes the other lane's score as its bound
+    "hybrid default, search bound shared (2 cores)": ("portfolio", 2),
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method
@@ -112,9 +115,23 @@ def run_one(inst: str, method: str, seed: int, limit: float, out: Path) -> dict:
            "joins": most_joins(INSTANCES[inst]),
            "board": boards[best].name if best is not None and boards[best].exists() else None,
            "wall": round(ran["wall"], 1), "cpu": round(ran["cpu"], 1), "load": round(load, 2),
-           "curve": curve}
+           "lanes": [lanes(r["result"]) for r in ran["runs"]], "curve": curve}
     done.write_text(json.dumps(row) + "\n")
     return row
+
+
+def lanes(result: dict | None) -> dict:
+    """What a portfolio's lanes did (the lane of the best board, boards shared, each lane's
+    score and the boards or bounds it took in, the adaptive changes); {} for one backend."""
+    stats = (result or {}).get("stats") or {}
+    if "backends" not in stats:
+        return {}
+    keep = ("bounded", "received", "restarts", "starts")
+    return {"best_from": stats.get("best_from"), "shared": stats.get("shared"),
+            "adapt": (stats.get("adapt") or {}).get("changes"),
+            "lanes": {name: {"score": lane.get("objective"),
+                             **{k: lane["stats"][k] for k in keep if k in lane.get("stats", {})}}
+                      for name, lane in stats["backends"].items()}}
 
 
 def report(rows: list[dict], out: Path, doc: Path) -> None:

@@ -248,3 +248,33 @@ def test_break_search_answers_by_its_limit_and_writes_its_board(cli, tmp_path):
     assert "stopped" not in res["stats"] and res["stats"]["solver"] == "breakscan"
     check = cli("verify", inst, board, "--objective", "matches")
     assert check.returncode == 0 and f"score {res['objective']}/112" in check.stdout
+
+
+def test_a_bound_from_other_lanes_keeps_the_search_to_better_boards():
+    """`--share`: a board of k breaks found elsewhere makes the search look only for fewer,
+    as its own board would; a solution found elsewhere ends it at once."""
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    sched = breakscan.schedule_of(inst, {"break_rule": "eii", "breaks": 10})
+    free = breakscan.search(inst, sched, 0, node_limit=300_000)
+    k = free.breaks
+    assert k is not None and k >= 1 and free.bounded == 0
+    met: list[int] = []
+    res = breakscan.search(inst, sched, 0, node_limit=300_000, bound=lambda: k,
+                           on_board=lambda board, n: met.append(n))
+    assert res.bounded == 1 and all(n < k for n in met)
+    assert (res.board is None) == (not met) and (res.board is None or res.breaks < k)
+    done = breakscan.search(inst, sched, 0, node_limit=300_000, bound=lambda: 0)
+    assert done.board is None and done.nodes == 0 and done.bounded == 1
+
+
+def test_the_bound_is_the_newest_score_the_portfolio_sent():
+    from tilesolve.hybrid.lanes import Inbox
+
+    inbox = Inbox()
+    breaks = breakscan.elsewhere(inbox, 84)
+    assert breaks() is None
+    inbox.put({}, 80)
+    assert breaks() == 4 and breaks() == 4  # kept after the inbox is read
+    inbox.put({}, 82)
+    assert breaks() == 2
+    assert breakscan.elsewhere(None, 84)() is None

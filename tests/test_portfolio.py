@@ -219,7 +219,7 @@ def test_a_lanes_inbox_holds_the_newest_board_the_parent_sent():
     ctrl: queue.Queue = queue.Queue()
     stop = StopFlag()
     opts = SolveOptions(objective="matches", stop=stop, params={})
-    lanes._connect_inbox(opts, ctrl)
+    lanes._connect_inbox(opts, ctrl, "inbox")
     inbox = opts.params["inbox"]
     assert inbox.take() is None
     ctrl.put(("release", {(0, 0): (1, 0)}))  # not a board: left alone

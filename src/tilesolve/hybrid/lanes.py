@@ -238,8 +238,8 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
             opts.time_limit = max(0.05, spec.time_limit - (time.perf_counter() - t0))
     if spec.cbgi:
         _connect_cbgi(opts, spec.name, out, ctrl)
-    elif spec.objective and ctrl is not None and "inbox" in family.backend_options(spec.backend):
-        _connect_inbox(opts, ctrl)
+    elif spec.objective and ctrl is not None and takes_boards(family, spec.backend):
+        _connect_inbox(opts, ctrl, takes_boards(family, spec.backend))
     if spec.deadline is not None:
         # the lane's start-up and model building count against the parent's deadline
         left = spec.deadline - time.time() - MARGIN
@@ -297,8 +297,17 @@ class Inbox:
         return held
 
 
-def _connect_inbox(opts: SolveOptions, ctrl) -> None:
-    """Boards from the parent (("board", solution, score)) into the backend's inbox."""
+def takes_boards(family, backend: str) -> str | None:
+    """The option through which a backend takes the other lanes' boards: `inbox` (it may
+    restart from them: edge matching's LNS and memetic pool), `bound` (it only has to beat
+    their score: the break search), or None."""
+    names = family.backend_options(backend)
+    return next((name for name in ("inbox", "bound") if name in names), None)
+
+
+def _connect_inbox(opts: SolveOptions, ctrl, option: str) -> None:
+    """Boards from the parent (("board", solution, score)) into the backend's inbox, under
+    the option it takes them by (takes_boards)."""
     inbox = Inbox()
 
     def pump() -> None:
@@ -311,4 +320,4 @@ def _connect_inbox(opts: SolveOptions, ctrl) -> None:
                 inbox.put(dict(msg[1]), msg[2])
 
     threading.Thread(target=pump, daemon=True).start()
-    opts.params["inbox"] = inbox
+    opts.params[option] = inbox

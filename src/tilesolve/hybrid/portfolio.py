@@ -27,11 +27,12 @@ is passed on to the lanes (GA parameters...).
    the LNS, whichever is raising the best score on the run (docs/hybrid.md: the 461 of seed 2
    came from a second break search started at a review); stats["adapt"] lists each change.
 
-5. Lanes that share (optimisation runs, `--share on`; by default on when a lane that takes
-   no boards, such as the break search, races beside one that does). Each new best verified
-   board is sent to the other lanes whose backend takes boards (an `inbox` option: edge
-   matching's LNS and memetic lanes); the LNS lane starts its next annealing cycle from it
-   when it beats its own best, the memetic pool puts it in place of its worst member.
+5. Lanes that share (optimisation runs, `--share on`; by default on when a lane that
+   restarts from boards races beside one that does not, or a lane takes a bound). Each new
+   best verified board is sent to the other lanes whose backend takes boards: by an `inbox`
+   (edge matching's LNS and memetic lanes) the LNS lane starts its next annealing cycle from
+   it when it beats its own best, the memetic pool puts it in place of its worst member; by
+   a `bound` (the break search) the lane looks only for boards that beat its score.
 
 Everything reported passes the family's checker (core.verdict.finish) in this process.
 
@@ -53,7 +54,7 @@ from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status
 from . import budget
 from .adapt import Reallocation
-from .lanes import POLL, LaneSpec
+from .lanes import POLL, LaneSpec, takes_boards
 from .race import Race
 from .side_lanes import Cbgi, HintFlow
 from .standings import Standings
@@ -81,9 +82,10 @@ OPTIONS = Options(
     # boards (LNS and memetic pool, official Eternity II, 120 s, 3 seeds; docs/hybrid.md)
     # sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
     Option("share", bool, None, "--objective: each new best verified board goes to the "
-           "other lanes that take boards (edge matching's LNS and memetic), for their next "
-           "restart (default: on when a lane that takes no boards races beside one that "
-           "does)"),
+           "other lanes that take boards: edge matching's LNS and memetic restart from it, "
+           "its break search then looks only for better boards (default: on when a lane "
+           "that restarts from boards races beside one that does not, or beside the break "
+           "search)"),
 )
 ROUTED = ("solver",)  # the portfolio's options that its lanes read too
 GRACE = 3.0  # seconds for the cooperative stop before processes are terminated (deadline)
@@ -113,9 +115,13 @@ def _side_backend(params: dict, key: str, backends: list[str], family: Family) -
 
 
 def one_way(family: Family, backends: list[str]) -> bool:
-    """Do some racing lanes take boards (an `inbox`) while others only make them?"""
-    takes = ["inbox" in family.backend_options(b) for b in backends]
-    return any(takes) and not all(takes)
+    """Share by default? When some racing lanes restart from boards (an `inbox`) while
+    others do not, or a lane takes the others' scores as its bound (`bound`): sharing then
+    costs no lane its own line of search. Lanes that all restart from each other's boards
+    converge (docs/hybrid.md, "Lanes that share their best boards")."""
+    takes = [takes_boards(family, b) for b in backends]
+    inbox = [t == "inbox" for t in takes]
+    return len(backends) > 1 and ("bound" in takes or (any(inbox) and not all(inbox)))
 
 
 @dataclass
@@ -290,7 +296,7 @@ class Portfolio:
         best = self.standings.best[1]
         for ln in self.race.running():
             name = ln.spec.name
-            if name != lane and "inbox" in self.family.backend_options(ln.spec.backend):
+            if name != lane and takes_boards(self.family, ln.spec.backend):
                 self.race.send(name, ("board", dict(best.board), best.objective))
                 self.shared += 1
 

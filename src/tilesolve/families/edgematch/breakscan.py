@@ -309,6 +309,7 @@ class BreakResult:
     restarts: int
     max_depth: int
     exhausted: bool  # the last search's tree was walked to the end under its cap
+    bounded: int = 0  # times a better board found elsewhere lowered the cap (`bound`)
 
 
 def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
@@ -316,7 +317,8 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
            stop: Callable[[], bool] = lambda: False, fix: Solution | None = None,
            on_board: Callable[[Solution, int], None] | None = None, engine: str = "auto",
            restart: int = RESTART_UNIT, tables: BreakTables | None = None,
-           report: Callable[..., None] = lambda **_: None) -> BreakResult:
+           report: Callable[..., None] = lambda **_: None,
+           bound: Callable[[], int | None] = lambda: None) -> BreakResult:
     """The board with the fewest breaks found within the limits (anytime: on_board gets
     every improvement, `report` the node count after every chunk). A search whose tree is
     exhausted under the cap stops: no board of this schedule beats the best one.
@@ -324,7 +326,11 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     With the eii rule (Verhaard's eii) the schedule is eii's break table, no join between two
     frame pieces breaks, each run obeys the gates of one of 60 piece groups (eii_groups.py),
     a run is restarted when a window of EII_WINDOW placements brings it no new depth, and
-    after a board of k breaks the table is spread over k - 1 breaks."""
+    after a board of k breaks the table is spread over k - 1 breaks.
+
+    `bound` gives the fewest breaks of a board found elsewhere (the portfolio's other lanes),
+    or None: the search then looks only for boards with fewer, as after a board of its own,
+    instead of spending its placements on boards that would not be the portfolio's best."""
     end = None if time_limit is None else time.monotonic() + time_limit  # tables counted
     eii = schedule.rule == "eii"
     whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
@@ -356,12 +362,29 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         return BreakSearcher(t, seed + 7919 * run, allow, engine, exact, gates)
 
     best, best_breaks = None, None
-    nodes = restarts = maxd = 0
+    known = None  # the fewest breaks of any board met, here or elsewhere (`bound`)
+    nodes = restarts = maxd = bounded = 0
     run, run_nodes, run_depth = 1, 0, 0
     s = searcher(run)
+
+    def tighten(k: int) -> np.ndarray:
+        """From now on only boards of fewer than k breaks: eii's table spread over k - 1,
+        or the cap lowered."""
+        if eii:
+            s.allow[:] = replace(schedule, breaks=k - 1).allow(inst.width, inst.height)
+            return s.allow.copy()
+        s.cap(k - 1)
+        return np.minimum(allow, k - 1)
+
     pace = 20_000
     exhausted = False
     while s is not None and not halted() and (node_limit is None or nodes < node_limit):
+        elsewhere = bound()
+        if elsewhere is not None and (known is None or elsewhere < known):
+            known, bounded = elsewhere, bounded + 1
+            if known == 0:
+                break
+            allow = tighten(known)
         t0 = time.perf_counter()
         code, done = s.step(pace)
         took = time.perf_counter() - t0
@@ -371,16 +394,13 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         report(nodes=nodes, depth=maxd, restarts=restarts)
         if code == 1:
             best, best_breaks = s.solution(), s.breaks
+            known = best_breaks
             run_nodes = 0  # progress: this value order keeps its budget
             if on_board is not None:
                 on_board(best, best_breaks)
             if best_breaks == 0:
                 break
-            if eii:
-                allow = replace(schedule, breaks=best_breaks - 1).allow(inst.width, inst.height)
-                s.allow[:] = allow
-            else:
-                s.cap(best_breaks - 1)
+            allow = tighten(best_breaks)
         elif code == -1 and not eii:
             exhausted = True
             break
@@ -397,10 +417,8 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         run += 1
         restarts += 1
         run_nodes = run_depth = 0
-        if best_breaks is not None and not eii:
-            allow = np.minimum(allow, best_breaks - 1)
         s = searcher(run)
-    return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted)
+    return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted, bounded)
 
 
 def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,
@@ -464,15 +482,30 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     return Schedule(breaks, start, bool(keep), rule)
 
 
+def elsewhere(inbox, joins: int) -> Callable[[], int | None]:
+    """The breaks of the newest board the portfolio's other lanes sent (`--share`: an inbox
+    of hybrid.lanes, read for its score only), or None; the search keeps its own boards."""
+    newest: list[int] = []
+
+    def breaks() -> int | None:
+        held = None if inbox is None else inbox.take()
+        if held is not None:
+            newest[:] = [joins - int(held[1])]
+        return newest[0] if newest else None
+
+    return breaks
+
+
 def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outcome:
     """The best board the break search finds within the limits (objective: matched joins)."""
     joins = sq.join_count(inst.width, inst.height)
     t0, cpu0 = time.perf_counter(), time.process_time()
     res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.remaining(),
                  stop=opts.stopped, fix=opts.fix, engine=engine, report=opts.report,
-                 on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"))
+                 on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"),
+                 bound=elsewhere(opts.params.get("bound"), joins))
     stats = {"solver": "breakscan", "nodes": res.nodes, "restarts": res.restarts,
-             "max_depth": res.max_depth, "breaks": res.breaks,
+             "max_depth": res.max_depth, "breaks": res.breaks, "bounded": res.bounded,
              "seconds": round(time.perf_counter() - t0, 4),
              "cpu_seconds": round(time.process_time() - cpu0, 4)}
     if res.board is None:

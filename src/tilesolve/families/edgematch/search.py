@@ -35,7 +35,7 @@ from dataclasses import replace
 
 from ...backends import search as runner
 from ...core import squaregrid as sq
-from ...core.options import NO_SYMMETRY, Option, Options
+from ...core.options import NO_SYMMETRY, Option, Options, as_is
 from ...core.result import Outcome, Solution, SolveOptions
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
@@ -58,8 +58,10 @@ VALUES = Option(
     "seeded order per cell and pair of colours, renewed at each restart) or fixed (by piece "
     "number and turn, with no restarts; a second thread races shuffled orders)",
     ("shuffled", "fixed"))
+BOUND = Option("bound", as_is, help="the portfolio's best boards from the other lanes, "
+               "whose scores the break search must beat (hybrid.lanes)", internal=True)
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
-                  LOOKAHEAD, VALUES, BREAK_OPTIONS)
+                  LOOKAHEAD, VALUES, BREAK_OPTIONS, BOUND)
 MASK64 = (1 << 64) - 1
 
 
