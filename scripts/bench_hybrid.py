@@ -53,7 +53,7 @@ METHODS = {
     "hybrid search + lns sharing (2 cores)": ("portfolio:backends=search,lns:share=on", 2),
     # the default portfolio (on large boards the same two lanes, sharing by default), since
     # the break search takes the other lane's score as its bound
-    "hybrid default, search bound shared (2 cores)": ("portfolio", 2),
+    "hybrid default: search bound shared (2 cores)": ("portfolio", 2),
 }
 # methods of several independent processes at once (process k runs seed + SEED_STEP * k); the
 # run's score is the best verified one: the hybrid's two cores given to its best single method
