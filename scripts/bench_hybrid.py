@@ -162,6 +162,8 @@ def report(rows: list[dict], out: Path, doc: Path) -> None:
                 continue
             for k, r in enumerate(rs):
                 pts = [(p["t"], p["score"]) for p in r["curve"]]
+                if pts and r.get("limit", 0) > pts[-1][0]:  # held to the end of the run
+                    pts.append((r["limit"], pts[-1][1]))
                 if pts:
                     xs, ys = zip(*pts, strict=True)
                     ax.step(xs, ys, where="post", label=method if k == 0 else None,
