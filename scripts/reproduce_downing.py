@@ -276,9 +276,8 @@ Produced by `python scripts/reproduce_downing.py` (resumable; `--runs N` adds se
 shared two-core machine (load 9-14): the exact backends' 60 s are wall seconds and saw a
 fraction of a core. The last runs (seeds 15-19 of the 25-tile 300/300 row, seeds 12-19 and
 the tuned and exact runs of the 30-tile row, seeds 5-19 of every tuned column) ran two at a
-time on an otherwise idle machine,
-in their own CPU group: a 30-tile run then took 119-145 CPU s, against about 420 before, so
-CPU seconds compare only runs made under the same load.
+time on an otherwise idle machine, in their own CPU group: a 30-tile run then took 119-145
+CPU s, against about 420 before, so CPU seconds compare only runs made under the same load.
 """
 
 NOTES = """## Where our instances or readings differ

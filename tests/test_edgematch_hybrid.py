@@ -131,20 +131,22 @@ def test_large_boards_race_the_break_search_and_lns_for_matches():
     assert FAMILY.island_backends(small) == FAMILY.objective_backends(small)
 
 
-def test_boards_are_shared_by_default_only_where_they_flow_one_way():
+def test_boards_are_shared_by_default_only_where_no_lane_loses_its_own_search():
     """The LNS and the memetic pool restart from boards, the break search takes only their
     score as its bound, CP-SAT takes none: the default pair of a large board shares, two
     lanes that both restart from boards do not, and --share decides."""
     from tilesolve.families.edgematch.family import FAMILY
     from tilesolve.hybrid.lanes import takes_boards
-    from tilesolve.hybrid.portfolio import Config, one_way
+    from tilesolve.hybrid.portfolio import Config, share_by_default
 
     assert [takes_boards(FAMILY, b) for b in ("lns", "memetic", "search", "cpsat")] == \
         ["inbox", "inbox", "bound", None]
-    assert one_way(FAMILY, ["search", "lns"]) and one_way(FAMILY, ["cpsat", "lns"])
-    assert one_way(FAMILY, ["search", "cpsat"])  # the search's bound
-    assert not one_way(FAMILY, ["lns", "memetic"]) and not one_way(FAMILY, ["search"])
-    assert not one_way(FAMILY, ["cpsat", "ga"])
+    assert share_by_default(FAMILY, ["search", "lns"])
+    assert share_by_default(FAMILY, ["cpsat", "lns"])
+    assert share_by_default(FAMILY, ["search", "cpsat"])  # the search's bound
+    assert not share_by_default(FAMILY, ["lns", "memetic"])
+    assert not share_by_default(FAMILY, ["search"])
+    assert not share_by_default(FAMILY, ["cpsat", "ga"])
     big = read_instance(INSTANCES / "e2_16x16.txt")
 
     def share(**params):

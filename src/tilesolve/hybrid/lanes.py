@@ -238,8 +238,8 @@ def run(spec: LaneSpec, stop, out, ctrl) -> Outcome:
             opts.time_limit = max(0.05, spec.time_limit - (time.perf_counter() - t0))
     if spec.cbgi:
         _connect_cbgi(opts, spec.name, out, ctrl)
-    elif spec.objective and ctrl is not None and takes_boards(family, spec.backend):
-        _connect_inbox(opts, ctrl, takes_boards(family, spec.backend))
+    elif spec.objective and ctrl is not None and (option := takes_boards(family, spec.backend)):
+        _connect_inbox(opts, ctrl, option)
     if spec.deadline is not None:
         # the lane's start-up and model building count against the parent's deadline
         left = spec.deadline - time.time() - MARGIN

@@ -114,7 +114,7 @@ def _side_backend(params: dict, key: str, backends: list[str], family: Family) -
     return str(name)
 
 
-def one_way(family: Family, backends: list[str]) -> bool:
+def share_by_default(family: Family, backends: list[str]) -> bool:
     """Share by default? When some racing lanes restart from boards (an `inbox`) while
     others do not, or a lane takes the others' scores as its bound (`bound`): sharing then
     costs no lane its own line of search. Lanes that all restart from each other's boards
@@ -158,7 +158,7 @@ class Config:
             cbgi_time=own.get("cbgi_time") or (max(2.0, 0.25 * limit) if limit else 10.0),
             adapt=bool(opts.objective) and own["adapt"],
             review=own.get("review") or (max(30.0, 0.1 * limit) if limit else 60.0),
-            share=bool(opts.objective) and (one_way(family, backends)
+            share=bool(opts.objective) and (share_by_default(family, backends)
                                             if own.get("share") is None else own["share"]),
             passed={k: v for k, v in p.items() if k not in OPTIONS or k in ROUTED},
         )
