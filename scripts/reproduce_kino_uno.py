@@ -78,7 +78,7 @@ def run_ladders(args, csv: Path) -> None:
     for n in sizes:
         runs = [formulation_run(f, s, n, args.time_limit) for f, s in sorted(alive)]
         runs += [exact_run(e, n, args.exact_time_limit) for e in sorted(exact_alive)]
-        rows = run_all(runs, csv, jobs=args.jobs)
+        rows = run_all(runs, csv, jobs=args.jobs, retry_timeouts=args.retry_timeouts)
         by_key = {r["key"]: r for r in rows}
         alive = {(f, s) for f, s in alive if by_key[formulation_run(f, s, n, 0).key]["solved"]}
         exact_alive = {e for e in exact_alive if by_key[exact_run(e, n, 0).key]["solved"]}
@@ -92,7 +92,9 @@ def _cell(row: dict | None) -> str:
         return ""
     st = row["stats"]
     if not row["solved"]:
-        return f"{row['status']} ({int(row['seconds'])} s wall)"
+        limit = row["stats"].get("time_limit")
+        return (f"{row['status']} ({limit:.0f} s limit)" if limit else
+                f"{row['status']} ({row['seconds']:.0f} s wall)")
     rounds = st.get("rounds", "")
     text = f"{row['cpu_seconds'] or 0:.2f} / {row['seconds']:.2f}"
     return f"{text} ({rounds})" if rounds else text
@@ -150,7 +152,8 @@ def write_page(rows: list[dict], args) -> None:
     sizes = sorted({int(Path(r["instance"]).stem.rsplit("_", 1)[1]) for r in rows}
                    | set(SIZES))
     cpu = sum(r["cpu_seconds"] or 0 for r in rows)
-    parts = [HEADER.format(runs=len(rows), cpu=cpu / 3600, load=args.load)]
+    parts = [HEADER.format(runs=len(rows), cpu=cpu / 3600, load=args.load,
+                           limits=limits_text(rows))]
     for name, (tables, cons, _spec) in FORMULATIONS.items():
         word = "Tables" if "," in tables else "Table"
         parts.append(f"## {word} {tables}: {cons}\n\n`--model kino-uno --{_flags(name)}`\n\n"
@@ -199,16 +202,32 @@ published, so ours differ in shape; its figures are CPLEX 12.2 on a 2.2 GHz Pent
 Each cell: CPU / wall seconds (solves, counting the first; the paper numbers its iterations
 from 0) of one run, single thread. Time limits are wall-clock seconds per run:
 `--time-limit` for a paper formulation, `--exact-time-limit` for our default models (300 s
-each by default); the goal runs (challenges 60 and 100, two threads) get 300 s. The CSV keeps
-each run's wall seconds (`seconds`) and CPU seconds (`cpu_seconds`), not its limit. The runs
-in the shipped CSV had 120 s for every paper formulation (their timeouts end at 121-124 s
-wall) and, for our default models, 120 s up to n = 55 (the first pass; the MILP's timeout at
-n = 40 ends at 121 s) and 300 s from n = 60 on (timeouts at 301-328 s). The machine (2 cores)
-was shared with other work, load {load}: wall times are several times the CPU times, so
-compare CPU seconds.
-A (formulation, solver) pair is not run at sizes after the first it did not solve. Every
-solution is verified by the Tantrix checker.
+each by default); the goal runs (challenges 60 and 100, two threads) get 300 s; a timeout
+cell gives the limit it ran under.
+{limits}
+Load average of the machine (2 cores): {load}; where other work shared it, wall seconds are
+several times the CPU seconds, so compare CPU seconds.
+A (formulation, solver) pair is not run at sizes after the first it did not solve
+(`--retry-timeouts` runs a timeout again when the limit given is larger). Every solution is
+verified by the Tantrix checker.
 """
+
+
+def limits_text(rows: list[dict]) -> str:
+    """The limits the timeouts of the CSV ran under (rows from before the CSV recorded
+    limits: the wall seconds at which they ended)."""
+    parts = []
+    for table, what in (("formulations", "paper formulations"), ("exact", "default models")):
+        outs = [r for r in rows if r["table"] == table and r["status"] == "timeout"]
+        limits = sorted({round(r["stats"]["time_limit"]) for r in outs
+                         if r["stats"].get("time_limit")})
+        walls = sorted(round(r["seconds"]) for r in outs if not r["stats"].get("time_limit"))
+        got = ([f"{', '.join(map(str, limits))} s limits"] if limits else []) + (
+            [f"{walls[0]}-{walls[-1]} s wall (runs from before limits were recorded)"]
+            if walls else [])
+        if got:
+            parts.append(f"{what} {' and '.join(got)}")
+    return f"Timeouts in this CSV: {'; '.join(parts)}." if parts else ""
 
 EXACT_TEXT = """## Our exact backends on the same boards
 
@@ -228,7 +247,7 @@ NOTES = """
 ## Why our figures differ from the paper's
 
 - The solver: CPLEX 12.2 against CBC and HiGHS. On the same rows the open solvers stop
-  earlier (n = 20-40 within 120 s wall, 10-30 s CPU, against the paper's 60 in 6,713 s).
+  earlier (see "How far each goes", against the paper's 60 in 6,713 s).
 - The boards: the paper's are shapes people had solved, not published; ours are compact
   shapes found by CP-SAT. A compact board has few places with only two neighbours, so C6
   fixes little on it (it mattered on the paper's boards: Table 4 against Table 3).
@@ -246,6 +265,9 @@ def main() -> None:
     ap.add_argument("--sizes", default=",".join(map(str, (*SIZES, *LARGE))))
     ap.add_argument("--exact-time-limit", type=float, default=300.0,
                     help="seconds per run of the exact backends' default models")
+    ap.add_argument("--retry-timeouts", action="store_true",
+                    help="run again every timeout of the CSV that had a smaller limit than "
+                         "the one now given (its new row replaces the old)")
     ap.add_argument("--load", default="not recorded",
                     help="the machine's load average during the runs, for the page")
     args = ap.parse_args()

@@ -181,3 +181,21 @@ def test_ctrl_c_keeps_finished_rows_and_leaves_no_process(tmp_path, sig, code):
     assert [r["column"] for r in kept] == ["cpsat"] and kept[0]["solved"]
     time.sleep(0.5)
     assert _processes_with(marker) == []
+
+
+def test_a_timeout_is_retried_only_under_a_larger_limit(tmp_path):
+    out = tmp_path / "t.csv"
+    e2 = str(ROOT / "instances" / "e2_16x16.txt")  # no GA solves it in seconds
+    short = reproduce.Run("t", "e2 16x16", "ga", e2, "ga", 0, time_limit=0.5,
+                          max_evaluations=10**9)
+    (row,) = reproduce.run_all([short], out, jobs=1, progress=False)
+    assert row["status"] == "timeout" and row["stats"]["time_limit"] == 0.5
+    # the same limit, or no retry asked: nothing to run
+    assert reproduce.pending([short], out, retry_timeouts=True) == []
+    longer = reproduce.Run(*list(short.__dict__.values())[:6], time_limit=2.0,
+                           max_evaluations=10**9)
+    assert reproduce.pending([longer], out) == []
+    assert reproduce.pending([longer], out, retry_timeouts=True) == [longer]
+    (again,) = reproduce.run_all([longer], out, jobs=1, progress=False, retry_timeouts=True)
+    assert again["stats"]["time_limit"] == 2.0  # the new row replaced the old one
+    assert len(out.read_text().splitlines()) == 3  # header, first row, its retry

@@ -88,9 +88,10 @@ def _parse(raw: dict[str, str]) -> dict[str, Any]:
 
 
 def load_rows(path: str | Path) -> list[dict]:
-    """The finished rows of a reproduction CSV (none if it does not exist).
+    """The finished rows of a reproduction CSV (none if it does not exist), one per key.
 
-    A last line cut short (the machine stopped mid-write) is dropped, not an error."""
+    A last line cut short (the machine stopped mid-write) is dropped, not an error. A key
+    written again (a timeout rerun with a larger limit, see `pending`) keeps its last row."""
     path = Path(path)
     if not path.exists():
         return []
@@ -107,12 +108,14 @@ def load_rows(path: str | Path) -> list[dict]:
                 rows.append(_parse(raw))
             except (ValueError, TypeError):
                 continue  # a truncated last line
-    return rows
+    return list({r["key"]: r for r in rows}.values())
 
 
 def _csv_row(run: Run, result: dict) -> dict[str, Any]:
     stats = dict(result.get("stats") or {})
     curve = stats.pop("curve", [])
+    if run.time_limit is not None:
+        stats["time_limit"] = run.time_limit  # so that a later, longer limit can retry it
     return {
         **{k: result.get(k) for k in CSV_COLUMNS if k in result},
         "key": run.key, "table": run.table, "row": run.row, "column": run.column,
@@ -148,9 +151,29 @@ class _Appender:
 
 
 # --- running ------------------------------------------------------------------------------
-def pending(runs: Sequence[Run], csv_path: str | Path) -> list[Run]:
-    """The runs the CSV does not hold yet, in order; duplicates (same key) run once."""
-    done = {r["key"] for r in load_rows(csv_path)}
+def limit_of(row: dict) -> float:
+    """The time limit a row ran under: recorded in its stats; for rows from before that
+    was recorded, its wall seconds (a timeout ends at its limit or a little after)."""
+    return float(row["stats"].get("time_limit") or row["seconds"] or 0.0)
+
+
+def _retry(row: dict, run: Run) -> bool:
+    """A timeout under a smaller limit than the run now has: worth running again."""
+    return (row["status"] == "timeout" and run.time_limit is not None
+            and limit_of(row) < 0.95 * run.time_limit)
+
+
+def pending(runs: Sequence[Run], csv_path: str | Path,
+            retry_timeouts: bool = False) -> list[Run]:
+    """The runs the CSV does not hold yet, in order; duplicates (same key) run once.
+
+    With `retry_timeouts`, a run whose row timed out under a smaller time limit than the
+    run's is pending again; its new row then supersedes the old one (`load_rows`)."""
+    rows = {r["key"]: r for r in load_rows(csv_path)}
+    done = set(rows)
+    if retry_timeouts:
+        by_key = {run.key: run for run in runs}
+        done = {k for k in done if k not in by_key or not _retry(rows[k], by_key[k])}
     out, seen = [], set()
     for run in runs:
         if run.key not in done and run.key not in seen:
@@ -188,8 +211,10 @@ def run_all(
     jobs: int = 0,
     progress: bool | None = None,
     on_row: Callable[[dict], None] | None = None,
+    retry_timeouts: bool = False,
 ) -> list[dict]:
-    """Run every run the CSV lacks; return all rows of the CSV (old and new).
+    """Run every run the CSV lacks (and, with `retry_timeouts`, every timeout under a smaller
+    limit, see `pending`); return all rows of the CSV (old and new, the newest per key).
 
     Each finished run is appended to the CSV at once. Ctrl-C ends the workers, keeps the
     finished rows and raises KeyboardInterrupt for the script to report (see `main_guard`).
@@ -198,7 +223,7 @@ def run_all(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     csv_path = Path(csv_path)
-    todo = pending(runs, csv_path)
+    todo = pending(runs, csv_path, retry_timeouts)
     jobs = jobs or max(1, (os.cpu_count() or 1) // max(1, max((r.threads for r in todo),
                                                                   default=1)))
     show = sys.stderr.isatty() if progress is None else progress
