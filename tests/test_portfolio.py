@@ -15,7 +15,7 @@ from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_for, 
 from tilesolve.core.errors import InputError
 from tilesolve.core.family import families, load_instance
 from tilesolve.core.result import SolveOptions, Status, StopFlag
-from tilesolve.hybrid import budget, lanes
+from tilesolve.hybrid import budget, lanes, race
 from tilesolve.hybrid.bench import size_of
 from tilesolve.hybrid.lanes import LaneSpec
 from tilesolve.hybrid.portfolio import Portfolio, solve_portfolio
@@ -101,6 +101,14 @@ def test_ctrl_c_stops_every_process():
     assert proc.returncode == 130, err  # 128 + SIGINT, as a shell reports it
     assert json.loads(out)["status"] == "interrupted"
     assert wait_gone(tag) == []
+
+
+def test_a_ctrl_c_held_during_a_lane_start_outlives_the_start_failing():
+    # Ctrl-C to the group stops the forkserver too, and the lane being started then fails
+    # to connect: the held Ctrl-C must come out, not the refused connection
+    with pytest.raises(KeyboardInterrupt), race._deferred_sigint():
+        signal.raise_signal(signal.SIGINT)  # held until the start is over
+        raise ConnectionRefusedError(111, "Connection refused")
 
 
 class _StopAfterRelease(Portfolio):

@@ -615,7 +615,7 @@ def main() -> None:
             raise
         if interrupt.received:  # the fault came of the interrupt: Ctrl-C to the process
             # group also stops multiprocessing's forkserver, and a lane started a moment
-            # later meets a refused connection (ConnectionRefusedError, seen once in a CI run)
+            # later meets a refused connection (hybrid.race._deferred_sigint)
             _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
     if interrupt.received:  # typer turns the KeyboardInterrupt into a bare exit 130

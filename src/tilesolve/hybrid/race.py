@@ -181,7 +181,10 @@ class Race:
 @contextlib.contextmanager
 def _deferred_sigint():
     """Hold a Ctrl-C (or SIGTERM, SIGHUP) that arrives while a child starts; pass it on to
-    the handler it was meant for once the start is done."""
+    the handler it was meant for once the start is done, or failed: Ctrl-C to the process
+    group also stops multiprocessing's forkserver, and the start then fails with a refused
+    connection, an error the held signal has to replace (it was lost, and the command
+    answered `internal error: ConnectionRefusedError` instead of `interrupted`)."""
     caught: list[int] = []
     old: dict[int, Any] = {}
     try:
@@ -195,8 +198,8 @@ def _deferred_sigint():
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    if caught and old[caught[0]] != signal.SIG_IGN:
-        signal.raise_signal(caught[0])  # now to the handler it was meant for
+        if caught and old[caught[0]] != signal.SIG_IGN:
+            signal.raise_signal(caught[0])  # now to the handler it was meant for
 
 
 def _stop_forking() -> None:
