@@ -15,6 +15,7 @@ INSTANCE FILE --objective longest` reproduces its score) and a markdown table is
 
     python scripts/tantrix_56.py --cpu-budget 300 --backends search,ga,cpsat
     python scripts/tantrix_56.py --cpu-budget 60 --backends milp:highs,milp:cbc,sat
+    python scripts/tantrix_56.py --cpu-budget 300 --backends milp:highs,sat,cpsat --from-best
 
 A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`).
 """
@@ -79,15 +80,23 @@ def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
     return note
 
 
+def best_path(puzzle: str) -> Path:
+    return ROOT / "results" / f"tantrix_{puzzle}_best.json"
+
+
 def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
-           partial: Path, queue) -> None:
+           partial: Path, queue, start: Path | None) -> None:
     os.nice(niceness)
+    from tilesolve.core.family import load_instance
     from tilesolve.core.result import SolveOptions
     from tilesolve.dispatch import solve_file
 
     backend, _, solver = backend.partition(":")
     opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
                         stop=CpuBudget(budget), params={"solver": solver} if solver else {})
+    if start is not None:  # CP-SAT's hint, the MILP's start, the SAT solver's phases
+        family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
+        opts.hint = family.read_solution(inst, start)
     t0, c0 = time.perf_counter(), _cpu()
     opts.on_solution = keep_improvements(puzzle, partial, t0, c0)
     try:
@@ -101,19 +110,28 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
 
 
 def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
-            niceness: int) -> dict:
-    path = OUT / f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}.json"
+            niceness: int, from_best: bool = False) -> dict:
+    """One run; `from_best`: started from the puzzle's best saved board (its score in the
+    file name: `_from<score>`), to see whether the backend improves on it."""
+    start = best_path(puzzle) if from_best else None
+    if start is not None and not start.exists():
+        raise SystemExit(f"{start}: no best board saved yet for --from-best")
+    tail = "" if start is None else f"_from{json.loads(start.read_text())['objective']}"
+    path = OUT / f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}{tail}.json"
     if path.exists():
         return json.loads(path.read_text())
     OUT.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".best-so-far.json")
     queue = mp.get_context("fork").Queue()
     proc = mp.get_context("fork").Process(
-        target=_child, args=(puzzle, backend, budget, wall, seed, niceness, partial, queue))
+        target=_child,
+        args=(puzzle, backend, budget, wall, seed, niceness, partial, queue, start))
     proc.start()
     res = queue.get()
     proc.join()
     res["cpu_budget"] = budget
+    if start is not None:
+        res["start_score"] = int(tail[len("_from"):])
     path.write_text(json.dumps(res) + "\n")
     return res
 
@@ -137,6 +155,8 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
            "|---|---|---:|---:|---|---:|---:|---|"]
     for puzzle, backend, res in rows:
         score = res.get("objective") if res.get("verified") else "-"
+        if "start_score" in res:
+            backend = f"{backend} from {res['start_score']}"
         out.append(f"| {puzzle} | {backend} | {res.get('cpu_budget', 0):g} | {score} | "
                    f"{res.get('status')} | {res.get('cpu_seconds')} | "
                    f"{res.get('wall_seconds')} | {DOWNING[puzzle]} |")
@@ -151,12 +171,15 @@ def main() -> None:
     ap.add_argument("--puzzles", default=",".join(PUZZLES))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--nice", type=int, default=15)
+    ap.add_argument("--from-best", action="store_true",
+                    help="start each run from the puzzle's best saved board (CP-SAT's hint, "
+                         "the MILP's start, SAT phases): does the backend improve on it?")
     args = ap.parse_args()
     rows = []
     for puzzle in args.puzzles.split(","):
         for backend in args.backends.split(","):
             res = run_one(puzzle, backend, args.cpu_budget, args.time_limit, args.seed,
-                          args.nice)
+                          args.nice, args.from_best)
             rows.append((puzzle, backend, res))
             print(f"{puzzle} {backend}: {res.get('status')} score {res.get('objective')} "
                   f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)

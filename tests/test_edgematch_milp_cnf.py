@@ -209,3 +209,14 @@ def test_family_decodes_what_it_encodes():
     model.suggest(out.solution)
     assert model.decode(lambda v: v.varValue) == out.solution
     assert FAMILY.verify(inst, out.solution).ok
+
+
+@needs_e2_data()
+def test_highs_starts_from_the_hint():
+    # HiGHS alone times out on the 10x10 within seconds (above); from a known board it has
+    # its incumbent at once (PuLP's HiGHS interface drops warm starts: backends.milp gives it)
+    inst, known = brendan_solution(10)
+    opts = SolveOptions(time_limit=60, threads=1, hint=known, params={"solver": "highs"})
+    out = MODULES["milp"].solve(inst, opts)
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+    assert out.stats["hint"].endswith(" values given to HiGHS (kOk)")

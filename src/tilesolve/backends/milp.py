@@ -35,8 +35,10 @@ Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP 
 - PuLP reports status 1 ("Optimal") when a run stops on its time limit with an incumbent;
   only `prob.sol_status` tells proven optimal (1) from integer feasible (2).
 - CBC's warm start writes the variables' current values, which after a round are the
-  incumbent that the new cuts just excluded; the hint is therefore re-applied before every
-  round. PuLP 3's HiGHS interface ignores warm starts, so hints only reach CBC.
+  incumbent that the new cuts just excluded; the values are therefore cleared and the hint
+  re-applied before every round. PuLP 3's HiGHS interface ignores warm starts: `_WarmHiGHS`
+  hands the hinted values to HiGHS's `setSolution` (sparse: HiGHS completes a partial start
+  with a small MIP of its own, as CBC does).
 - CBC treats random seed 0 as "seed from the clock"; seed + 1 keeps runs reproducible.
 - CBC does not look at its time limit before branching: on the 16x16 edge-matching model
   (157k variables) its root LP ran 120 s past `-t 5`. The limit counts from the options'
@@ -113,7 +115,8 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
                 data_in.user_interrupt = True
 
         log = {"log_to_console": False, "log_file": STDERR} if opts.verbose and STDERR else {}
-        return pulp.HiGHS(
+        return _WarmHiGHS(
+            warm,
             msg=bool(opts.verbose),
             timeLimit=tl,
             threads=threads,
@@ -134,6 +137,27 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             warmStart=warm,
             options=[f"randomCbcSeed {int(opts.seed) + 1}"],
         )
+
+
+class _WarmHiGHS(pulp.HiGHS):
+    """PuLP's HiGHS with a start (PuLP 3 drops `warmStart` for HiGHS): the variables with a
+    value (`setInitialValue`) go to `setSolution` before the run."""
+
+    def __init__(self, warm: bool, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.warm = warm  # not a keyword: PuLP passes every keyword on to HiGHS as an option
+        self.start: str | None = None  # what HiGHS said to the start
+
+    def callSolver(self, lp) -> None:
+        import numpy as np
+
+        given = [(v.index, v.varValue) for v in lp.variables() if v.varValue is not None]
+        if self.warm and given:
+            index, value = zip(*given, strict=True)
+            status = lp.solverModel.setSolution(len(index), np.array(index, dtype=np.int32),
+                                                np.array(value, dtype=np.float64))
+            self.start = f"{len(index)} values given to HiGHS ({status.name})"
+        super().callSolver(lp)
 
 
 def _highs_progress(out, sense: int) -> dict[str, float]:
@@ -190,8 +214,6 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
         compiled.impose(opts.fix)
     warm = bool(opts.hint)
     stats = _stats(prob, name)
-    if warm and name == "highs":
-        stats["hint"] = "ignored (PuLP's HiGHS interface has no warm start)"
     t0 = time.monotonic()
     deadline = opts.deadline()
     # reading and building: about the time writing the model takes
@@ -210,8 +232,10 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
         if opts.stopped() or (left is not None and left <= built):
             stats["stopped"] = True
             return done(Status.TIMEOUT, last)
-        if warm:
-            compiled.suggest(opts.hint)  # never warm-start from an incumbent the cuts excluded
+        if warm:  # never warm-start from an incumbent the cuts excluded: the hint alone
+            for var in prob.variables():
+                var.varValue = None
+            compiled.suggest(opts.hint)
         began = time.monotonic()
         hard = None if deadline is None else deadline + HARD_GRACE
         watch = Watcher(opts.stop, (lambda: kill_users(folder)) if folder else lambda: None,
@@ -223,6 +247,8 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
             opts.report(round=stats["rounds"] + 1, cuts=stats["cuts"])
             with watch:
                 prob.solve(solver)
+            if warm:
+                stats["hint"] = getattr(solver, "start", None) or "given to CBC as its start"
         except pulp.PulpSolverError:
             if not (opts.stopped() or watch.fired):
                 raise
