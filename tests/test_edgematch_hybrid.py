@@ -420,3 +420,34 @@ def test_verify_checks_the_clue_pieces_when_asked(cli, tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("valid")
     typo = cli("verify", INSTANCES / "e2_4x4.txt", keeps, "--clue", "on")
     assert typo.returncode == 2 and "unknown option(s) --clue" in typo.stderr
+
+
+def test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once():
+    # the adaptive review starts lanes late; a break search among them must not spend its
+    # first minutes on boards worse than the run's best, so it gets the best on starting
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import Outcome, Status
+    from tilesolve.core.solve import solve_backend
+    from tilesolve.hybrid.portfolio import Portfolio
+
+    path = INSTANCES / "e2_16x16.txt"
+    family, inst = load_instance(path)
+    opts = SolveOptions(time_limit=60, threads=2, objective="matches",
+                        params={"backends": "search,lns"})
+    pf = Portfolio(family, inst, str(path), opts)
+    assert pf.cfg.share  # on by default for these lanes
+    first = solve_backend(family, inst, str(path), "lns", SolveOptions(
+        time_limit=2, threads=1, objective="matches"))  # a board from another lane
+    assert first.verified
+    pf.standings.offer("lns", Outcome(Status.FEASIBLE, first.board, first.objective), 0.0)
+    assert pf.standings.best is not None and pf.standings.best[1].verified
+    try:
+        pf.start_lane("search+adapt1", "search", "race", 1, 3.0)
+        assert pf.shared == 1
+        msg = pf.race.get(30.0)
+        while msg is not None and msg[0] != "done":
+            msg = pf.race.get(30.0)
+    finally:
+        pf.race.kill_all()
+    assert msg is not None and msg[1] == "search+adapt1"
+    assert msg[2].stats["bounded"] >= 1  # it took the run's best as its bound

@@ -237,6 +237,11 @@ class Portfolio:
             spec.params["no_symmetry"] = "true"
         self.race.start(spec)
         self.standings.started(name, backend, role, threads, self.now())
+        if self.cfg.share and self.standings.best is not None:
+            # a lane started during the run (the adaptive review's) gets the best so far at
+            # once, not at the next gain: a break search started without it spent its first
+            # minutes on boards worse than the run's best (a stop-28 bench lane: `bounded` 0)
+            self.hand_best(name, backend)
 
     def start(self) -> None:
         for b in self.cfg.backends:
@@ -293,12 +298,16 @@ class Portfolio:
         self.adapt.credit(lane)
         if not self.cfg.share:
             return
-        best = self.standings.best[1]
         for ln in self.race.running():
-            name = ln.spec.name
-            if name != lane and takes_boards(self.family, ln.spec.backend):
-                self.race.send(name, ("board", dict(best.board), best.objective))
-                self.shared += 1
+            if ln.spec.name != lane:
+                self.hand_best(ln.spec.name, ln.spec.backend)
+
+    def hand_best(self, name: str, backend: str) -> None:
+        """Send the run's best verified board to a lane whose backend takes boards."""
+        best = self.standings.best[1]
+        if best.verified and takes_boards(self.family, backend):
+            self.race.send(name, ("board", dict(best.board), best.objective))
+            self.shared += 1
 
     # --- the clock -----------------------------------------------------------------------
     def tick(self) -> None:
