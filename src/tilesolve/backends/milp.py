@@ -36,9 +36,9 @@ Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP 
   only `prob.sol_status` tells proven optimal (1) from integer feasible (2).
 - CBC's warm start writes the variables' current values, which after a round are the
   incumbent that the new cuts just excluded; the values are therefore cleared and the hint
-  re-applied before every round. PuLP 3's HiGHS interface ignores warm starts: `_WarmHiGHS`
-  hands the hinted values to HiGHS's `setSolution` (sparse: HiGHS completes a partial start
-  with a small MIP of its own, as CBC does).
+  re-applied before every round (PuLP writes 0 for a variable without a value). PuLP 3's
+  HiGHS interface ignores warm starts: `_WarmHiGHS` hands the hinted values alone to
+  HiGHS's `setSolution`, which completes a partial start with a small MIP of its own.
 - CBC treats random seed 0 as "seed from the clock"; seed + 1 keeps runs reproducible.
 - CBC does not look at its time limit before branching: on the 16x16 edge-matching model
   (157k variables) its root LP ran 120 s past `-t 5`. The limit counts from the options'

@@ -239,8 +239,8 @@ class Portfolio:
         self.standings.started(name, backend, role, threads, self.now())
         if self.cfg.share and self.standings.best is not None:
             # a lane started during the run (the adaptive review's) gets the best so far at
-            # once, not at the next gain: a break search started without it spent its first
-            # minutes on boards worse than the run's best (a stop-28 bench lane: `bounded` 0)
+            # once, not at the next gain: a break search started without it looked for boards
+            # no better than the run's best until then (docs/hybrid.md: `bounded` 0)
             self.hand_best(name, backend)
 
     def start(self) -> None:
