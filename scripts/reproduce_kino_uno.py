@@ -169,11 +169,11 @@ def reach_text(rows: dict, sizes: list[int]) -> str:
     lines = ["## How far each goes\n"]
     for name in FORMULATIONS:
         for solver in SOLVERS:
-            ran = [(n, r) for n in SIZES if (r := rows.get(formulation_run(name, solver, n,
+            ran = [(n, r) for n in sizes if (r := rows.get(formulation_run(name, solver, n,
                                                                             0).key))]
             done = [n for n, r in ran if r["solved"]]
             end = ""
-            if ran and ran[-1][1]["solved"] and ran[-1][0] < SIZES[-1]:
+            if ran and ran[-1][1]["solved"] and ran[-1][0] < LARGE[-1]:
                 end = " (larger sizes not run: the ladder was stopped there)"
             elif ran and not ran[-1][1]["solved"]:
                 end = f" (n = {ran[-1][0]}: {_cell(ran[-1][1])})"
