@@ -252,16 +252,24 @@ NOTES = """
 
 ## Why our figures differ from the paper's
 
-- The solver: CPLEX 12.2 against CBC and HiGHS. On the same rows the open solvers stop
-  earlier (see "How far each goes", against the paper's 60 in 6,713 s).
+- The solver and the machine: CPLEX 12.2 on a 2.2 GHz Pentium E2200 against CBC and HiGHS
+  on one core of this machine. HiGHS goes further than CBC on every formulation (see "How
+  far each goes"); with C2' it solves challenge 60 in about 3 CPU minutes where the paper
+  reports 6,713 s for C6-C9 and no C2' run past 35. Boards and solvers both differ, so
+  which of the two makes HiGHS faster here cannot be told apart.
 - The boards: the paper's are shapes people had solved, not published; ours are compact
   shapes found by CP-SAT. A compact board has few places with only two neighbours, so C6
-  fixes little on it (it mattered on the paper's boards: Table 4 against Table 3).
+  fixes little on it (it mattered on the paper's boards: Table 4 against Table 3); here
+  C2' with and without C6 take about the same time at n = 50-60.
 - The rows are the paper's: C5 for every cut a round's subloops leave uncrossed, and the
   paper's placeholder objective x[1, 1, 1].
 - C2 (one variable per tile copy) has 6 n^2 placements and interchangeable copies of each
   tile; it is the slowest form here too, as in the paper (Table 1 against Table 3).
-- Wall times are inflated by the machine's load; CPU seconds are the fairer comparison.
+- A pair is not run past the first size it does not solve within its limit. The paper ran
+  each formulation until it grew too slow (C2 and C2' to 35, C2' + C6 to 40, C6-C9 to 60);
+  its times from n = 45 on (1,821-23,785 s a cell) are 3-40 times our 600 s limit.
+- Where the machine was shared (the first pass), wall times are several times the CPU
+  times; CPU seconds are the fairer comparison.
 """
 
 
