@@ -116,7 +116,8 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
     start = best_path(puzzle) if from_best else None
     if start is not None and not start.exists():
         raise SystemExit(f"{start}: no best board saved yet for --from-best")
-    tail = "" if start is None else f"_from{json.loads(start.read_text())['objective']}"
+    start_score = None if start is None else json.loads(start.read_text())["objective"]
+    tail = "" if start is None else f"_from{start_score}"
     path = OUT / f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}{tail}.json"
     if path.exists():
         return json.loads(path.read_text())
@@ -131,7 +132,7 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
     proc.join()
     res["cpu_budget"] = budget
     if start is not None:
-        res["start_score"] = int(tail[len("_from"):])
+        res["start_score"] = start_score
     path.write_text(json.dumps(res) + "\n")
     return res
 

@@ -151,7 +151,7 @@ class _Appender:
 
 
 # --- running ------------------------------------------------------------------------------
-def limit_of(row: dict) -> float:
+def _limit_of(row: dict) -> float:
     """The time limit a row ran under: recorded in its stats; for rows from before that
     was recorded, its wall seconds (a timeout ends at its limit or a little after)."""
     return float(row["stats"].get("time_limit") or row["seconds"] or 0.0)
@@ -160,7 +160,7 @@ def limit_of(row: dict) -> float:
 def _retry(row: dict, run: Run) -> bool:
     """A timeout under a smaller limit than the run now has: worth running again."""
     return (row["status"] == "timeout" and run.time_limit is not None
-            and limit_of(row) < 0.95 * run.time_limit)
+            and _limit_of(row) < 0.95 * run.time_limit)
 
 
 def pending(runs: Sequence[Run], csv_path: str | Path,

@@ -146,13 +146,14 @@ class _WarmHiGHS(pulp.HiGHS):
     def __init__(self, warm: bool, **kwargs) -> None:
         super().__init__(**kwargs)
         self.warm = warm  # not a keyword: PuLP passes every keyword on to HiGHS as an option
-        self.start: str | None = None  # what HiGHS said to the start
+        self.start = "no values to give HiGHS"  # what HiGHS said to the start
 
     def callSolver(self, lp) -> None:
         import numpy as np
 
-        given = [(v.index, v.varValue) for v in lp.variables() if v.varValue is not None]
-        if self.warm and given:
+        given = [(v.index, v.varValue) for v in lp.variables()
+                 if v.varValue is not None] if self.warm else []
+        if given:
             index, value = zip(*given, strict=True)
             status = lp.solverModel.setSolution(len(index), np.array(index, dtype=np.int32),
                                                 np.array(value, dtype=np.float64))
@@ -248,7 +249,7 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
             with watch:
                 prob.solve(solver)
             if warm:
-                stats["hint"] = getattr(solver, "start", None) or "given to CBC as its start"
+                stats["hint"] = solver.start if name == "highs" else "given to CBC as its start"
         except pulp.PulpSolverError:
             if not (opts.stopped() or watch.fired):
                 raise
