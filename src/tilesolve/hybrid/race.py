@@ -14,7 +14,9 @@ import multiprocessing as mp
 import os
 import queue
 import signal
+import sys
 import time
+import types
 import weakref
 from dataclasses import dataclass
 from multiprocessing import util as mp_util
@@ -76,7 +78,8 @@ class Race:
         proc = self.ctx.Process(
             target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tilesolve-{spec.name}"
         )
-        with _deferred_sigint():  # a half-started child must not be left unaccounted for
+        # a half-started child must not be left unaccounted for
+        with _deferred_sigint(), _main_kept_home():
             proc.start()
         lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
         self.lanes[spec.name] = lane
@@ -200,6 +203,25 @@ def _deferred_sigint():
             signal.signal(sig, handler)
         if caught and old[caught[0]] != signal.SIG_IGN:
             signal.raise_signal(caught[0])  # now to the handler it was meant for
+
+
+@contextlib.contextmanager
+def _main_kept_home():
+    """Start a lane without the caller's `__main__`: multiprocessing would have the lane run
+    the caller's script again (as `__mp_main__`), and a script that solves at its top level,
+    with no `if __name__ == "__main__":` guard, then started a race in every lane, whose
+    lanes died ("before the current process has finished its bootstrapping phase") and the
+    portfolio answered `error`. A lane needs nothing of the caller's: its target and
+    arguments are tilesolve's own, so a bare stand-in serves while the lane starts."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is None:
+            del sys.modules["__main__"]
+        else:
+            sys.modules["__main__"] = main
 
 
 def _stop_forking() -> None:
