@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import typing
 import warnings
 
 import pytest
@@ -143,9 +144,9 @@ def test_backend_options_reach_the_backend_and_best_boards_stay_apart(tmp_path):
     written = result.write(tmp_path / "best.txt", best=True)
     assert written.read_text().startswith("# not a solution: the best board of a timeout run")
     assert len(puzzle.verify(written).violations) == result.stats["broken_rules"]
-    with pytest.raises(InputError, match="--population"):
+    with pytest.raises(ValueError, match="argument 'population' expects a positive integer"):
         puzzle.solve(backend="ga", population="lots")
-    with pytest.raises(InputError, match="--time-limit must be a positive"):
+    with pytest.raises(ValueError, match="argument 'time_limit' must be a positive"):
         puzzle.solve(time_limit=0)
 
 
@@ -187,6 +188,9 @@ def test_api_reference_builds_without_warnings(tmp_path):
         assert f'<section id="{name}">' in page, name
     for name in ("Puzzle.solve", "Result.objective_max", "Result.render", "Puzzle.export"):
         assert f'id="{name}"' in page, name
+    for name in ("Result.raw", "Report.add", "Puzzle._family"):  # internals stay out
+        assert f'id="{name}"' not in page, name
+    assert 'id="Improvement.source"' in page
     undocumented = []
     for name, member in pdoc.doc.Module(tilesolve).members.items():
         if not member.docstring:
@@ -195,3 +199,130 @@ def test_api_reference_builds_without_warnings(tmp_path):
             if not own.name.startswith("_") and not own.docstring:
                 undocumented.append(own.fullname)
     assert undocumented == []
+
+
+# the README's guard-free use: a solve at the top level of a script, or in a notebook cell
+SCRIPT = f"""
+import tilesolve
+puzzle = tilesolve.load({str(INSTANCES / "e2_6x6.txt")!r})
+result = puzzle.solve(objective="matches", time_limit=120, threads=2)
+print("RESULT", result.backend, result.status.value, result.verify().ok, result.objective)
+"""
+
+
+@pytest.mark.parametrize("how", ["script", "cell"])
+def test_portfolio_runs_without_a_main_guard(tmp_path, how):
+    """A lane used to run the caller's script again (multiprocessing's `__mp_main__`): the
+    lanes died in their bootstrapping, the portfolio answered `error` and semaphores leaked.
+    A notebook cell is code with no file behind `__main__` (`python -c`)."""
+    script = tmp_path / "plain.py"
+    script.write_text(SCRIPT)
+    command = [str(script)] if how == "script" else ["-c", SCRIPT]
+    proc = subprocess.run([sys.executable, *command], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1, proc.stdout  # the lanes did not run the script again
+    backend, status, ok, score = lines[0].split()[1:]
+    assert backend == "portfolio" and status in ("solved", "feasible") and ok == "True"
+    assert 0 < int(score) <= 60
+    assert "leaked semaphore" not in proc.stderr and "bootstrapping" not in proc.stderr
+
+
+def test_on_solution_hears_each_verified_improvement():
+    puzzle = tilesolve.load(INSTANCES / "e2_6x6.txt")
+    seen: list[tilesolve.Improvement] = []
+    result = puzzle.solve("cpsat", objective="matches", threads=1, seed=2,
+                          solver_params={"stop_after_first_solution": False},
+                          on_solution=seen.append)
+    scores = [s.objective for s in seen]
+    assert scores == sorted(set(scores)) and scores[-1] == result.objective == 60
+    for improvement in seen:
+        assert improvement.source == "cpsat" and improvement.objective_max == 60
+        assert puzzle.verify(improvement.board, "matches").score == improvement.objective
+    assert [s.seconds for s in seen] == sorted(s.seconds for s in seen)
+    plain: list[tilesolve.Improvement] = []
+    solved = tilesolve.load(INSTANCES / "hidato_19_01.txt").solve(threads=1,
+                                                                  on_solution=plain.append)
+    assert [(s.board, s.objective, s.source) for s in plain] == [
+        (solved.solution, None, "cpsat")]  # without an objective: the solution, once
+
+
+def test_on_solution_hears_the_portfolio_lanes():
+    seen: list[tilesolve.Improvement] = []
+    result = tilesolve.load(INSTANCES / "e2_4x4.txt").solve(
+        objective="matches", time_limit=120, threads=2, on_solution=seen.append)
+    assert result.backend == "portfolio" and result.objective == 24
+    assert seen and seen[-1].objective == 24 and seen[-1].board == result.solution
+    assert all(s.source in result.stats["backends"] for s in seen)
+    assert seen[-1].source == result.stats["best_from"]
+
+
+def test_solver_params_reach_the_solver_and_unknown_names_are_refused():
+    puzzle = tilesolve.load(INSTANCES / "e2_6x6.txt")
+    # no conflict allowed: CP-SAT gives up on a puzzle it solves otherwise (no time limit)
+    stopped = puzzle.solve("cpsat", threads=1, solver_params={"max_number_of_conflicts": 0})
+    assert stopped.status == Status.TIMEOUT and stopped.solution is None
+    with pytest.raises(ValueError, match=r"CP-SAT has no parameter 'num_worker' "
+                                         r"\(did you mean 'num_workers'\?\)"):
+        puzzle.solve("cpsat", solver_params={"num_worker": 2})
+    with pytest.raises(ValueError, match="CP-SAT's num_workers cannot take 'four'"):
+        puzzle.solve("cpsat", solver_params={"num_workers": "four"})
+    hidato = tilesolve.load(INSTANCES / "hidato_19_01.txt")
+    for backend, options in [("milp", {"solver": "highs"}), ("milp", {"solver": "cbc"}),
+                             ("sat", {}), ("sat", {"solver": "glucose42"})]:
+        native = {"highs": {"mip_rel_gap": 0.0}, "cbc": {"maxNodes": 1000},
+                  "glucose42": {"rnd-seed": 3}}.get(options.get("solver"), {"seed": 3})
+        res = hidato.solve(backend, threads=1, solver_params=native, **options)
+        assert res.solved, (backend, options)
+    with pytest.raises(ValueError, match="HiGHS has no parameter 'mip_rel_gapp' "
+                                         r"\(did you mean 'mip_rel_gap'\?\)"):
+        hidato.solve("milp", solver="highs", solver_params={"mip_rel_gapp": 0.1})
+    with pytest.raises(ValueError, match="python-sat sets parameters of cadical153, "
+                                         "cadical195, glucose42 only, not of glucose4"):
+        hidato.solve("sat", solver="g4", solver_params={"seed": 1})
+    with pytest.raises(ValueError, match="the ga backend runs no solver of its own"):
+        hidato.solve("ga", solver_params={"seed": 1})
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"timelimit": 8}, TypeError,
+     "solve() got an unexpected keyword argument 'timelimit' (did you mean 'time_limit'?)"),
+    ({"backend": "ga", "populaton": 9}, TypeError,
+     "solve() got an unexpected keyword argument 'populaton' (did you mean 'population'?)"),
+    ({"threads": "2"}, TypeError, "solve() argument 'threads' must be an int, not str"),
+    ({"time_limit": "8"}, TypeError,
+     "solve() argument 'time_limit' must be a number of seconds or None, not str"),
+    ({"seed": -1}, ValueError, "solve() argument 'seed' must be in 0.."),
+    ({"objective": "longest"}, ValueError,
+     "solve() argument 'objective' must be one of 'matches' for the edgematch family, "
+     "got 'longest'"),
+    ({"on_solution": 3}, TypeError, "solve() argument 'on_solution' must be callable, not int"),
+    ({"solver_params": [("num_workers", 2)]}, TypeError,
+     "solve() argument 'solver_params' must be a dict of parameters or None, not list"),
+])
+def test_bad_arguments_raise_python_errors_naming_the_argument(kwargs, error, message):
+    puzzle = tilesolve.load(INSTANCES / "e2_4x4.txt")
+    with pytest.raises(error) as caught:
+        puzzle.solve(**kwargs)
+    assert str(caught.value).startswith(message) and isinstance(caught.value, InputError)
+
+
+def test_load_takes_parse_s_argument_order_and_the_old_one_still_reads():
+    path = INSTANCES / "e2_4x4.txt"
+    text = path.read_text()
+    assert tilesolve.load(path, "edgematch", "native").text == tilesolve.parse(
+        text, "edgematch", "native").text
+    assert tilesolve.load(path, format="native", family="edgematch").family == "edgematch"
+    with pytest.warns(DeprecationWarning, match="pass format='native'"):
+        assert tilesolve.load(path, "native").text == tilesolve.load(path).text
+
+
+def test_the_package_ships_its_type_information():
+    import tomllib
+
+    assert (ROOT / "src" / "tilesolve" / "py.typed").is_file()
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "py.typed" in setup["package-data"]["tilesolve"]
+    hints = typing.get_type_hints(tilesolve.Result.objective.fget)
+    assert hints["return"] == int | None

@@ -18,12 +18,24 @@ them.
 
 __version__ = "0.1.0"
 
-from .api import Puzzle, Result, edgematch, hidato, load, magichex, parse, solve, tantrix
+from .api import (
+    Improvement,
+    Puzzle,
+    Result,
+    edgematch,
+    hidato,
+    load,
+    magichex,
+    parse,
+    solve,
+    tantrix,
+)
 from .core.errors import InputError
 from .core.report import Report, Violation
 from .core.result import Status
 
 __all__ = [
+    "Improvement",
     "InputError",
     "Puzzle",
     "Report",

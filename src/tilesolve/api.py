@@ -7,15 +7,40 @@ checker. Solver libraries are imported only when a solve needs them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import re
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .core.errors import InputError
-from .core.family import Family, get_family, load_instance, load_text
+from .core.family import EXACT_BACKENDS, FAMILY_NAMES, Family, get_family, load_instance, load_text
+from .core.options import UnknownOptions
 from .core.report import Report
 from .core.result import Solution, SolveOptions, SolveResult, Status
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A verified board found during a solve, as `Puzzle.solve`'s `on_solution` receives
+    it: with an objective, each board that beats the best so far; without one, the
+    solution."""
+
+    board: Solution
+    """The board, cell -> placed value (as `Result.solution`); the family's checker
+    accepted it."""
+    objective: int | None
+    """With an objective: the checker's score of the board (matched joins, the longest
+    line's length); None without one."""
+    objective_max: int | None
+    """With an objective: the best score the checker can give."""
+    seconds: float
+    """Seconds since the solve began."""
+    source: str
+    """The backend that found it, or the portfolio's lane (`cpsat`, `ga-1`...)."""
 
 
 class Puzzle:
@@ -55,37 +80,68 @@ class Puzzle:
     def solve(self, backend: str | None = None, *, time_limit: float | None = None,
               seed: int = 0, threads: int = 0, objective: str | None = None,
               count: bool = False, count_limit: int | None = None, verbose: bool = False,
+              on_solution: Callable[[Improvement], Any] | None = None,
+              solver_params: Mapping[str, Any] | None = None,
               **backend_options: Any) -> Result:
         """Solve the puzzle and return its verified `Result`.
 
         - `backend`: `cpsat`, `milp`, `sat`, `ga`, `search`, `lns`, `memetic` or `portfolio`
           (the families that have it); default CP-SAT, or the portfolio for an objective
-          where the family races its own optimisers.
+          where the family races its own optimisers. The portfolio runs from a plain script
+          or a notebook cell: no `if __name__ == "__main__":` guard is needed.
         - `time_limit`: seconds of wall time (None: no limit); `seed`; `threads` (0 = every
           core).
         - `objective`: None to satisfy every rule, or the family's score to maximise
           (`"matches"` for edge matching, `"longest"` for Tantrix).
         - `count`, `count_limit`: enumerate the solutions (see `count`).
         - `verbose`: the solver's log on stderr.
+        - `on_solution`: called with an `Improvement` for each verified board that beats the
+          best so far (without an objective: once, with the solution), in this process,
+          possibly from a solver's thread; what it raises ends the solve.
+        - `solver_params`: the solver's own parameters, by its names: CP-SAT's for `cpsat`
+          (`{"num_workers": 4, "linearization_level": 2}`, any `SatParameters` field), HiGHS's
+          or CBC's options for `milp` (by its `solver`), CaDiCaL's (or Glucose 4.2's random)
+          options for `sat`. A name the solver does not declare raises `ValueError`.
         - `backend_options`: the backend's own options, the command line's `--name value`
           with underscores (`population=200`, `preset="tuned"`, `solver="highs"`).
 
-        Bad options raise `InputError`, as the command line reports them."""
-        opts = SolveOptions(time_limit=time_limit, seed=seed, threads=threads,
-                            objective=objective, count=count, count_limit=count_limit,
-                            params={k: _option_text(v) for k, v in backend_options.items()},
-                            verbose=verbose)
+        An argument of the wrong type raises `TypeError`, an unknown keyword `TypeError`
+        (naming the closest one), a bad value `ValueError`; each is also an `InputError`."""
+        _check_arguments(self._family, backend, time_limit, seed, threads, objective,
+                         count_limit, on_solution, solver_params)
+        try:
+            return self._solve(backend, objective, on_solution, solver_params, SolveOptions(
+                time_limit=time_limit, seed=seed, threads=threads, objective=objective,
+                count=count, count_limit=count_limit, verbose=verbose,
+                params={k: _option_text(v) for k, v in backend_options.items()}))
+        except UnknownOptions as exc:
+            raise _unexpected(exc) from None
+        except InputError as exc:
+            if exc.path is not None or isinstance(exc, ValueError):
+                raise
+            raise ArgumentValueError(_python_words(exc.message)) from None
+
+    def _solve(self, backend: str | None, objective: str | None,
+               on_solution: Callable[[Improvement], Any] | None,
+               solver_params: Mapping[str, Any] | None, opts: SolveOptions) -> Result:
         opts.check()
         opts.start_clock()
         from .dispatch import default_backend, solve_instance
 
         backend = backend or default_backend(self._family, self.instance, opts)
+        if solver_params is not None:
+            opts.params[backend] = _native(backend, solver_params)
+        tell = _Teller(on_solution, opts) if on_solution is not None else None
+        if tell is not None:
+            opts.on_verified = tell.hear
         # options that reshape the instance (edge matching's clues) work on a copy
         changes = set(self._family.options.names()) & set(opts.params)
         instance = _copy(self.instance) if changes else self.instance
         with self._file(backend) as path:
             res = solve_instance(self._family, instance, path, backend, opts, self._fmt)
         res.instance = self.name
+        if tell is not None:
+            tell.hear(res)  # the final board, when no improvement told of it
         return Result(self, res, objective)
 
     def count(self, backend: str | None = None, *, limit: int | None = None,
@@ -154,23 +210,28 @@ class Result:
         """The puzzle that was solved."""
         self.run_objective = objective
         """The objective the run maximised (None: every rule must hold)."""
-        self.raw = result
-        """The pipeline's `SolveResult`: its `board` is the solver's solution object, its
-        `to_json()` what `tilesolve solve --json` prints."""
+        self._raw = result  # the pipeline's SolveResult
 
     def __repr__(self) -> str:
         return f"<tilesolve.Result {self.summary()}>"
 
     @property
+    def raw(self) -> SolveResult:
+        """The pipeline's own result object (its fields may change between releases).
+
+        @private"""
+        return self._raw
+
+    @property
     def status(self) -> Status:
         """`solved` (for an objective: proven optimal), `feasible` (verified, not proven
         optimal), `infeasible` (proven), `timeout` or `error`."""
-        return self.raw.status
+        return self._raw.status
 
     @property
     def verified(self) -> bool:
         """True when the family's checker accepted the board."""
-        return self.raw.verified
+        return self._raw.verified
 
     @property
     def solved(self) -> bool:
@@ -186,70 +247,72 @@ class Result:
     @property
     def best(self) -> Solution | None:
         """The board the run ended with, verified or not (a GA's best board on a timeout)."""
-        return None if self.raw.board is None else dict(self.raw.board)
+        return None if self._raw.board is None else dict(self._raw.board)
 
     @property
-    def objective(self) -> float | None:
-        """With an objective: the checker's score of the board (see `objective_max`)."""
-        return self.raw.objective
+    def objective(self) -> int | None:
+        """With an objective: the checker's score of the board, a count (see
+        `objective_counts` and `objective_max`); None without an objective (a backend's own
+        figure, such as a GA's fitness, is in `to_json()`)."""
+        return _score(self._raw.objective) if self.run_objective else None
 
     @property
-    def objective_max(self) -> float | None:
+    def objective_max(self) -> int | None:
         """With an objective: the best score the checker can give."""
-        return self.raw.objective_max
+        return _score(self._raw.objective_max) if self.run_objective else None
 
     @property
     def objective_counts(self) -> str | None:
         """With an objective: what the score counts (`"matched joins"`)."""
-        return self.raw.objective_counts
+        return self._raw.objective_counts
 
     @property
     def seconds(self) -> float:
         """Wall time of the solve."""
-        return self.raw.seconds
+        return self._raw.seconds
 
     @property
     def backend(self) -> str:
         """The backend that ran."""
-        return self.raw.backend
+        return self._raw.backend
 
     @property
     def stats(self) -> dict[str, Any]:
         """The backend's statistics (conflicts, generations, the portfolio's lanes...)."""
-        return self.raw.stats
+        return self._raw.stats
 
     @property
     def count(self) -> int | None:
         """After `Puzzle.count`: solutions distinct up to the puzzle's symmetries."""
-        return self.raw.count
+        return self._raw.count
 
     @property
     def count_raw(self) -> int | None:
         """After `Puzzle.count`: solutions as the solver enumerated them."""
-        return self.raw.count_raw
+        return self._raw.count_raw
 
     @property
     def violations(self) -> list[dict] | None:
         """For an `error`: what the checker found wrong with a solver's answer."""
-        return self.raw.violations
+        return self._raw.violations
 
     @property
     def text(self) -> str | None:
         """The board drawn as text (see `legend`)."""
-        return self.raw.text
+        return self._raw.text
 
     @property
     def legend(self) -> str | None:
         """How to read `text`, in one line."""
-        return self.raw.legend
+        return self._raw.legend
 
     def summary(self) -> str:
         """The line `tilesolve solve` prints first (`solved (verified) by cpsat in 0.61 s`)."""
-        return self.raw.headline()
+        return self._raw.headline()
 
     def to_json(self) -> dict:
         """The object `tilesolve solve --json` prints."""
-        return self.raw.to_json()
+        return self._raw.to_json()
 
     def verify(self) -> Report:
         """Check the board again with the family's checker (under the run's objective)."""
@@ -270,7 +333,7 @@ class Result:
         from .core.outputs import write_solution
 
         return write_solution(self.puzzle._family, self.puzzle.instance, self._board(best),
-                              path, self.raw)
+                              path, self._raw)
 
     def _board(self, best: bool) -> Solution:
         board = self.best if best else self.solution
@@ -279,6 +342,117 @@ class Result:
                              + ("" if best or self.best is None else "; best=True takes its "
                                 "best board"))
         return board
+
+
+class ArgumentValueError(InputError, ValueError):
+    """A bad argument value, in Python's words (still an `InputError`)."""
+
+
+class ArgumentTypeError(InputError, TypeError):
+    """An argument of the wrong type or an unknown keyword (still an `InputError`)."""
+
+
+# solve()'s own arguments, beside the backends' options (for the closest-name hint)
+SOLVE_ARGUMENTS = ("backend", "time_limit", "seed", "threads", "objective", "count",
+                   "count_limit", "verbose", "on_solution", "solver_params")
+
+
+def _unexpected(exc: UnknownOptions) -> ArgumentTypeError:
+    """`solve() got an unexpected keyword argument 'timelimit' (did you mean 'time_limit'?)`"""
+    import difflib
+
+    words = []
+    for name in exc.names:
+        close = difflib.get_close_matches(name, [*SOLVE_ARGUMENTS, *exc.expected], n=1)
+        words.append(repr(name) + (f" (did you mean {close[0]!r}?)" if close else ""))
+    what = "an unexpected keyword argument" if len(words) == 1 else \
+        "unexpected keyword arguments"
+    return ArgumentTypeError(f"solve() got {what} {', '.join(words)}")
+
+
+def _python_words(message: str) -> str:
+    """A command-line message in Python's words: `--time-limit` -> `'time_limit'`, and a
+    message about one argument says so (`solve() argument 'seed' must be ...`)."""
+    text = re.sub(r"--([a-z][a-z0-9-]*)", lambda m: repr(m.group(1).replace("-", "_")),
+                  message)
+    return f"solve() argument {text}" if text.startswith("'") else text
+
+
+def _expect(name: str, value: Any, kinds: tuple[type, ...], what: str) -> None:
+    """TypeError naming the argument, when `value` (not None) is none of `kinds` (a bool is
+    not taken for a number)."""
+    if value is None or (isinstance(value, kinds) and not (
+            isinstance(value, bool) and bool not in kinds)):
+        return
+    raise ArgumentTypeError(f"solve() argument {name!r} must be {what}, "
+                              f"not {type(value).__name__}")
+
+
+def _check_arguments(family: Family, backend, time_limit, seed, threads, objective,
+                     count_limit, on_solution, solver_params) -> None:
+    """solve()'s own arguments have the types they need (their values are checked by the
+    pipeline, and worded by `_python_words`)."""
+    _expect("backend", backend, (str,), "a backend's name or None")
+    _expect("time_limit", time_limit, (int, float), "a number of seconds or None")
+    _expect("seed", seed, (int,), "an int")
+    _expect("threads", threads, (int,), "an int")
+    _expect("objective", objective, (str,), "an objective's name or None")
+    _expect("count_limit", count_limit, (int,), "an int or None")
+    _expect("solver_params", solver_params, (Mapping,), "a dict of parameters or None")
+    if seed is None or threads is None:
+        raise ArgumentTypeError(f"solve() argument {'seed' if seed is None else 'threads'!r}"
+                                  " must be an int, not None")
+    if objective is not None and objective not in family.objectives:
+        raise ArgumentValueError(
+            "solve() argument 'objective' must be " + (
+                f"one of {', '.join(map(repr, family.objectives))}" if family.objectives
+                else "None") + f" for the {family.name} family, got {objective!r}")
+    if on_solution is not None and not callable(on_solution):
+        raise ArgumentTypeError("solve() argument 'on_solution' must be callable, not "
+                                  f"{type(on_solution).__name__}")
+
+
+def _native(backend: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """`solver_params` for the backend's solver (CP-SAT's checked here; HiGHS's, CBC's and
+    python-sat's once the backend knows which solver it runs)."""
+    if backend not in EXACT_BACKENDS:
+        raise ArgumentValueError(f"solve() argument 'solver_params': the {backend} backend runs no "
+                        f"solver of its own to pass them to; they go with backend "
+                        f"{', '.join(map(repr, EXACT_BACKENDS))}")
+    bad = [key for key in params if not isinstance(key, str)]
+    if bad:
+        raise ArgumentTypeError(f"solve() argument 'solver_params': names are str, not "
+                                  f"{type(bad[0]).__name__} ({bad[0]!r})")
+    if backend == "cpsat":
+        from .backends import native
+
+        return native.cpsat(params)
+    return dict(params)
+
+
+class _Teller:
+    """Hands `on_solution` each verified board that beats the last it was given."""
+
+    def __init__(self, callback: Callable[[Improvement], Any], opts: SolveOptions) -> None:
+        self.callback, self.opts = callback, opts
+        self.told = False
+        self.best: int | None = None
+
+    def hear(self, res: SolveResult) -> None:
+        if not res.verified or res.board is None:
+            return
+        score = _score(res.objective) if self.opts.objective else None
+        if self.told and (score is None or (self.best is not None and score <= self.best)):
+            return
+        self.told, self.best = True, score
+        start = self.opts.started if self.opts.started is not None else time.monotonic()
+        self.callback(Improvement(dict(res.board), score, _score(res.objective_max),
+                                  round(time.monotonic() - start, 4), res.backend))
+
+
+def _score(value: float | None) -> int | None:
+    """A checker's score (a count the pipeline carries as a number) as the int it is."""
+    return None if value is None else int(value)
 
 
 def _copy(instance: Any) -> Any:
@@ -297,18 +471,25 @@ def _option_text(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------- reading
-def load(path: str | Path, format: str | None = None, family: str | None = None) -> Puzzle:
+def load(path: str | Path, family: str | None = None, format: str | None = None) -> Puzzle:
     """Read a puzzle file; its first line names the family (or `family` does).
 
     `format` picks an edge-matching format (`native`, `bare`, `heule`, `url`) where the
-    first line does not tell. A malformed file raises `InputError` naming the file and line."""
+    first line does not tell. The arguments come in `parse`'s order; a format given second,
+    as `load(path, "bare")` once took it, is still read as the format (with a
+    DeprecationWarning). A malformed file raises `InputError` naming the file and line."""
+    if family is not None and family not in FAMILY_NAMES and format is None:
+        warnings.warn("load(path, format) is now load(path, family, format); pass "
+                      f"format={family!r}", DeprecationWarning, stacklevel=2)
+        family, format = None, family
     fam, instance = load_instance(path, format, family)
     return Puzzle(fam, instance, str(path), Path(path), format)
 
 
 def parse(text: str, family: str | None = None, format: str | None = None,
           name: str = "<text>") -> Puzzle:
-    """Read a puzzle from the text of an instance file; errors name `name` and the line."""
+    """Read a puzzle from the text of an instance file (arguments as for `load`); errors
+    name `name` and the line."""
     fam, instance = load_text(text, name, format, family)
     return Puzzle(fam, instance, name)
 

@@ -49,7 +49,7 @@ from ..core.errors import InputError
 from ..core.interrupt import SignalStop
 from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
-from . import counting
+from . import counting, native
 from .compiled import CompiledModel
 from .stopwatch import Watcher
 
@@ -171,7 +171,11 @@ class Session:
         self.t0 = time.monotonic()
         if opts.fix:
             compiled.impose(opts.fix)
+        # the solver's own parameters (the API's solver_params), checked before it is made
+        configure = native.sat(self.name, opts.params["sat"]) if opts.params.get("sat") else {}
         self.solver = Solver(name=self.name, bootstrap_with=compiled.formula())
+        if configure:
+            self.solver.configure(configure)
         self.loaded = len(compiled.formula())  # clauses the solver holds
         self.stats: dict[str, Any] = {"solver": self.name, "rounds": 0, "cuts": 0}
         self.last: Solution | None = None  # the latest model rejected by `violated_cuts`

@@ -64,7 +64,7 @@ from ..core.errors import InputError
 from ..core.options import Option, Options
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from ..core.scratch import kill_users, scratch_folder
-from . import counting
+from . import counting, native
 from .compiled import CompiledModel
 from .stopwatch import Watcher
 
@@ -125,6 +125,7 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             callbacksToActivate=[getattr(kinds, f"kCallback{k}") for k in (
                 "MipInterrupt", "SimplexInterrupt", "IpmInterrupt", "MipImprovingSolution")],
             **log,
+            **native.highs(opts.params.get("milp") or {}),
         )
     with warnings.catch_warnings():
         # PULP_CBC_CMD is the bundled binary; PuLP 4 moves it to COIN_CMD + cbcbox.
@@ -135,7 +136,8 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             timeLimit=tl,
             threads=threads,
             warmStart=warm,
-            options=[f"randomCbcSeed {int(opts.seed) + 1}"],
+            options=[f"randomCbcSeed {int(opts.seed) + 1}",
+                     *native.cbc(opts.params.get("milp") or {})],
         )
 
 

@@ -37,7 +37,10 @@ BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "
 EXACT_BACKENDS = ("cpsat", "milp", "sat")
 FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
 # options every backend takes from the program, never from the command line
-PROGRAM_OPTIONS = Options(Option("cpsat", dict, help="CP-SAT parameters", internal=True))
+# (the Python API's solver_params: a backend's solver's own parameters, by the backend's name)
+PROGRAM_OPTIONS = Options(Option("cpsat", dict, help="CP-SAT parameters", internal=True),
+                          Option("milp", dict, help="HiGHS's or CBC's options", internal=True),
+                          Option("sat", dict, help="python-sat's configure()", internal=True))
 
 
 class Family:

@@ -153,6 +153,17 @@ class Option:
         raise InputError(f"{self.flag} expects one of {', '.join(self.choices)}, got {text!r}")
 
 
+class UnknownOptions(InputError):
+    """Options no table of a run declares: their `names`, and the public names `expected`
+    (the Python API words it as an unexpected keyword argument)."""
+
+    def __init__(self, names: list[str], expected: list[str], owner: str) -> None:
+        self.names, self.expected = names, expected
+        shown = ", ".join(sorted(flag(e) for e in expected)) or "none"
+        super().__init__(f"unknown option(s) {', '.join(flag(u) for u in names)} for {owner}; "
+                         f"expected {shown}")
+
+
 class Options:
     """A table of options; later tables given to the constructor override earlier names."""
 
@@ -193,9 +204,7 @@ class Options:
         does not declare, listing the ones it does."""
         unknown = sorted(set(params) - set(self._by_name))
         if unknown:
-            expected = ", ".join(sorted(o.flag for o in self.public())) or "none"
-            raise InputError(f"unknown option(s) {', '.join(flag(u) for u in unknown)} for "
-                             f"{owner}; expected {expected}")
+            raise UnknownOptions(unknown, [o.name for o in self.public()], owner)
         return self.pick(params)
 
     def pick(self, params: dict) -> dict:

@@ -32,7 +32,9 @@ class Report:
     """With an objective: the best score possible on this puzzle."""
 
     def add(self, kind: str, message: str) -> None:
-        """Record a broken rule."""
+        """Record a broken rule (the checkers' call).
+
+        @private"""
         self.violations.append(Violation(kind, message))
 
     @property
