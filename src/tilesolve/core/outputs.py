@@ -61,8 +61,8 @@ def drawing_title(family: Family, instance, solution: Solution | None) -> str:
             what = family.objective_counts.get(objective, objective)
             lines.append(f"{what} {scored.score}/{scored.max_score}")
     kinds = family.verify(instance, solution).kinds()
-    lines.append("not solved: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
-                 if kinds else "solved")
+    broken = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+    lines.append(f"not solved, broken rules: {broken}" if kinds else "solved")
     return "\n".join(lines)
 
 
