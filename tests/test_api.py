@@ -159,7 +159,7 @@ def test_result_writes_renders_and_the_puzzle_exports(tmp_path):
     svg = result.render(tmp_path / "s.svg")
     assert "<svg" in svg.read_text()
     assert puzzle.render(tmp_path / "pieces.png").read_bytes()[:4] == b"\x89PNG"
-    with pytest.raises(InputError, match="expected .svg or .png"):
+    with pytest.raises(InputError, match="expected .svg, .png or .pdf"):
         result.render(tmp_path / "s.gif")
     size = puzzle.export(tmp_path / "m.cnf", to="cnf")
     assert size and (tmp_path / "m.cnf").read_text().startswith("c ")

@@ -161,7 +161,7 @@ class Puzzle:
         return self._family.verify(self.instance, self._solution(solution), objective)
 
     def render(self, path: str | Path, solution: Mapping | str | Path | None = None) -> Path:
-        """Draw the board as SVG or PNG (by `path`'s suffix), the pieces alone without a
+        """Draw the board as SVG, PNG or PDF (by `path`'s suffix), the pieces alone without a
         solution; returns the path."""
         from .core.outputs import draw
 
@@ -322,7 +322,7 @@ class Result:
         return self.puzzle.verify(board, self.run_objective)
 
     def render(self, path: str | Path, best: bool = False) -> Path:
-        """Draw the verified solution as SVG or PNG; `best=True` also draws the best board of
+        """Draw the verified solution as SVG, PNG or PDF; `best=True` also draws the best board of
         a run that found none. Returns the path."""
         return self.puzzle.render(path, self._board(best))
 

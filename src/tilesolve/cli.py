@@ -138,7 +138,8 @@ def solve(
     threads: int = typer.Option(0, "--threads", help="0 = all cores"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     out_file: Path | None = typer.Option(None, "--out", "-o", help="write the solution here"),
-    render: Path | None = typer.Option(None, "--render", help="draw the solution (.svg/.png)"),
+    render: Path | None = typer.Option(
+        None, "--render", help="draw the solution (.svg/.png/.pdf)"),
     count: bool = typer.Option(False, "--count", help="count every solution (any exact backend)"),
     count_limit: int | None = typer.Option(
         None, "--count-limit", help="stop counting at N solutions (2: is the puzzle unique?)"),
@@ -478,16 +479,17 @@ def render_cmd(
     instance: Path = typer.Argument(..., help="instance file or URL"),
     solution: str | None = typer.Argument(
         None, help="solution file or URL (omit to draw the pieces)"),
-    output: Path | None = typer.Option(None, "-o", "--output", help=".svg or .png"),
+    output: Path | None = typer.Option(None, "-o", "--output", help=".svg, .png or .pdf"),
     url: bool = typer.Option(
         False, "--url", help="print the board's e2.bucas.name viewer URL (edge matching)"),
     fmt: str | None = typer.Option(None, "--format"),
 ) -> None:
-    """Draw a board as SVG or PNG (mismatches marked), or give its viewer URL (--url)."""
+    """Draw a board as SVG, PNG or PDF under a title with its score (broken rules marked), or
+    give its viewer URL (--url)."""
     from .core.outputs import check_drawing_path, draw
 
     if output is None and not url:
-        raise InputError("render needs -o FILE.svg|FILE.png or --url")
+        raise InputError("render needs -o FILE.svg|FILE.png|FILE.pdf or --url")
     if output is not None:
         check_drawing_path(output)  # before reading the instance
     family, inst = load_instance(instance, fmt)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import InputError
+from . import draw as drawing
 from .family import Family
 from .result import Solution, SolveResult
 from .textfile import write_atomic, write_text_atomic
 
-DRAWING_SUFFIXES = (".svg", ".png")
+DRAWING_SUFFIXES = drawing.FORMATS
 
 
 def solution_text(family: Family, instance, solution: Solution, path: Path,
@@ -44,18 +44,33 @@ def write_solution(family: Family, instance, solution: Solution, path: str | Pat
 
 
 def check_drawing_path(path: str | Path) -> Path:
-    """A drawing's file name must say SVG or PNG."""
-    path = Path(path)
-    if path.suffix.lower() not in DRAWING_SUFFIXES:
-        raise InputError(
-            f"cannot draw to {path.suffix or 'no extension'}; expected .svg or .png", path
-        )
-    return path
+    """A drawing's file name must say SVG, PNG or PDF."""
+    return drawing.check_format(path)
+
+
+def drawing_title(family: Family, instance, solution: Solution | None) -> str:
+    """The drawing's title, one line each: the puzzle's name, the checker's score for each
+    objective the family scores, and its verdict ("solved", or the broken rules by kind)."""
+    name = getattr(instance, "name", "") or f"{family.name} puzzle"
+    if solution is None:
+        return f"{name}\nthe puzzle, no solution given"
+    lines = [name]
+    for objective in family.objectives:
+        scored = family.verify(instance, solution, objective)
+        if scored.max_score:  # 0: nothing to score (a puzzle without goals)
+            what = family.objective_counts.get(objective, objective)
+            lines.append(f"{what} {scored.score}/{scored.max_score}")
+    kinds = family.verify(instance, solution).kinds()
+    broken = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+    lines.append(f"not solved, broken rules: {broken}" if kinds else "solved")
+    return "\n".join(lines)
 
 
 def draw(family: Family, instance, solution: Solution | None, path: str | Path) -> Path:
-    """Draw the board (or, without a solution, the pieces) as SVG or PNG; returns the path."""
+    """Draw the board (or, without a solution, the pieces) as SVG, PNG or PDF under a title
+    with its score and verdict; returns the path."""
     path = check_drawing_path(path)
     renderer = family.module("render")
-    write_atomic(path, lambda tmp: renderer.render(instance, solution, tmp))
+    title = drawing_title(family, instance, solution)
+    write_atomic(path, lambda tmp: renderer.render(instance, solution, tmp, title))
     return path

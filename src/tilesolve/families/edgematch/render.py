@@ -1,4 +1,5 @@
-"""Drawing a board: each piece as four coloured triangles, mismatched joins marked in red."""
+"""Drawing a board: each piece as four coloured triangles, mismatched joins marked in the mark
+colour (magenta), which the tile palette leaves out."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def viewer_url(inst: EdgeInstance, solution: Solution | None) -> str:
                      name=inst.name or "tilesolve")
 
 
-def render(inst: EdgeInstance, solution: Solution | None, path: str | Path) -> None:
+def render(inst: EdgeInstance, solution: Solution | None, path: str | Path,
+           title: str = "") -> None:
     """Draw the board (or, without a solution, the pieces laid out in numbering order)."""
     from matplotlib.patches import Polygon
 
@@ -68,7 +70,7 @@ def render(inst: EdgeInstance, solution: Solution | None, path: str | Path) -> N
                     r, c = a
                     seg = ([(c + 1, c + 1), (r, r + 1)] if s == sq.E
                            else [(c, c + 1), (r + 1, r + 1)])
-                    ax.plot(*seg, color="red", lw=2.5)
+                    draw.mark_line(ax, *seg)
     ax.set_xlim(-0.1, w + 0.1)
     ax.set_ylim(h + 0.1, -0.1)
-    draw.save(fig, path)
+    draw.save(fig, path, title)

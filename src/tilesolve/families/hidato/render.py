@@ -1,5 +1,6 @@
 """Drawing a Hidato board: hexagons (or squares) with their numbers, givens shaded, and the
-path 1 -> N as a line through the cell centres; a jump between non-adjacent cells is red."""
+path 1 -> N as a line through the cell centres; a jump between non-adjacent cells is drawn in
+the mark colour (magenta, which no cell uses)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def _outline(inst: HidatoInstance, cell: Cell) -> list[tuple[float, float]]:
     return [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
 
 
-def render(inst: HidatoInstance, solution: Solution | None, path: str | Path) -> None:
+def render(inst: HidatoInstance, solution: Solution | None, path: str | Path,
+           title: str = "") -> None:
     from matplotlib.patches import Polygon
 
     slots = [c for row in inst.rows for c in row]
@@ -46,9 +48,12 @@ def render(inst: HidatoInstance, solution: Solution | None, path: str | Path) ->
             if k in where and k + 1 in where:
                 a, b = where[k], where[k + 1]
                 (x0, y0), (x1, y1) = _centre(inst, a), _centre(inst, b)
-                ok = inst.adjacent(a, b)
-                ax.plot([x0, x1], [y0, y1], color="#1f77b4" if ok else "red",
-                        lw=(0.8 if big else 2.0) * (1 if ok else 1.5), alpha=0.55, zorder=2)
+                if inst.adjacent(a, b):
+                    ax.plot([x0, x1], [y0, y1], color="#1f77b4", lw=0.8 if big else 2.0,
+                            alpha=0.55, zorder=2)
+                else:
+                    draw.mark_line(ax, [x0, x1], [y0, y1], width=1.2 if big else 2.0,
+                                   zorder=2.5)  # under the numbers
         for end in (1, inst.n):
             if end in where:
                 x, y = _centre(inst, where[end])
@@ -62,4 +67,4 @@ def render(inst: HidatoInstance, solution: Solution | None, path: str | Path) ->
                         fontweight="bold" if cell in inst.givens else "normal")
     ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
     ax.set_ylim(max(ys) + 1.2, min(ys) - 1.2)
-    draw.save(fig, path)
+    draw.save(fig, path, title)

@@ -1,7 +1,8 @@
 """Drawing a magic hexagon: the board of hex cells with their numbers.
 
-Givens are shaded; cells on a line with the wrong sum are outlined in red, and each line's sum
-is written at its start (green when magic, red otherwise).
+Givens are shaded; cells on a line with the wrong sum are outlined in the mark colour (magenta,
+which no cell uses), and each line's sum is written at its start (green when magic, magenta
+otherwise).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ EMPTY = "#ffffff"
 FILLED = "#fdf6e3"
 
 
-def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path) -> None:
+def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path,
+           title: str = "") -> None:
     from matplotlib.patches import Polygon
 
     solution = dict(inst.givens) if solution is None else solution
@@ -33,10 +35,12 @@ def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path) 
     for c in inst.cells:
         centre = hx.pixel_center(c)
         face = GIVEN if c in inst.givens else FILLED if c in solution else EMPTY
-        edge, lw = ("red", 2.0) if c in wrong else ("black", 0.8)
         ax.add_patch(
-            Polygon(hx.corners(centre), closed=True, facecolor=face, edgecolor=edge, lw=lw)
+            Polygon(hx.corners(centre), closed=True, facecolor=face, edgecolor="black", lw=0.8)
         )
+        if c in wrong:  # above the neighbours' black outlines
+            ax.add_patch(Polygon(hx.corners(centre, 0.94), closed=True, fill=False,
+                                 edgecolor=draw.MARK, lw=2.5, zorder=3))
         if c in solution:
             ax.text(*centre, str(solution[c]), ha="center", va="center", fontsize=font)
     # each line's sum just outside the hexagon, before its first cell (rows: to the left)
@@ -47,11 +51,10 @@ def render(inst: MagicHexInstance, solution: Solution | None, path: str | Path) 
         start = line[-1] if kind == 1 else line[0]  # lines are listed top to bottom
         x, y = hx.pixel_center(hx.neighbour(start, steps[kind]))
         ax.text(x, y, str(s), ha="center", va="center", fontsize=font - 2,
-                color="green" if s == inst.magic_exact else "red")
+                color="green" if s == inst.magic_exact else draw.MARK)
     pts = [hx.pixel_center(c) for c in inst.cells]
     pad = 2.2
     ax.set_xlim(min(p[0] for p in pts) - pad, max(p[0] for p in pts) + pad)
     ax.set_ylim(max(p[1] for p in pts) + pad, min(p[1] for p in pts) - pad)
-    ax.set_title(f"order {n}, numbers {inst.first}..{inst.last}, magic sum {inst.magic_text}",
-                 fontsize=font)
-    draw.save(fig, path)
+    rules = f"order {n}, numbers {inst.first}..{inst.last}, magic sum {inst.magic_text}"
+    draw.save(fig, path, f"{title}\n{rules}" if title else rules)
