@@ -65,9 +65,9 @@ def run_one(task: tuple[str, str, int, int, int, str]) -> dict:
 
 def givens_of(paths: list[Path]) -> dict[str, int]:
     """The number of given cells of each instance, by its name."""
-    from tilesolve.families.hidato.parse import read_instance
+    import tilesolve
 
-    return {p.stem: len(read_instance(p).givens) for p in paths}
+    return {p.stem: tilesolve.load(p).info()["givens"] for p in paths}
 
 
 def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import experiment as rp
 
-from tilesolve.families.hidato.parse import read_instance
+import tilesolve
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTES = ROOT / "lab" / "reproductions" / "dasilva_notes.md"  # the written analysis
@@ -124,11 +124,16 @@ def paper_rows(table: str) -> dict[int, list[float]]:
     return {int(r[1]): [float(x) for x in r[2:]] for r in rows if r[0] == table}
 
 
+def givens(path: Path) -> int:
+    """The number of given cells of a board, as `tilesolve info` counts them."""
+    return tilesolve.load(path).info()["givens"]
+
+
 def pairing() -> dict[int, Path]:
     """Paper problem -> our board of its class, matched in order of number of givens."""
     out: dict[int, Path] = {}
     for pattern, problems in CLASSES.values():
-        ours = sorted((len(read_instance(p).givens), p.name, p)
+        ours = sorted((givens(p), p.name, p)
                       for p in (ROOT / "instances").glob(pattern))
         theirs = sorted((GIVENS[p], p) for p in problems)
         out.update({p: path for (_, p), (_, _, path) in zip(theirs, ours, strict=True)})
@@ -199,8 +204,7 @@ def table_section(t: str, summ: dict, pairs: dict[int, Path]) -> str:
         for pr, c in cells.items():
             if c is not None:
                 ours[pr].append(c)
-        givens = len(read_instance(path).givens)
-        lines.append([f"{p} ({GIVENS[p]})", f"{path.stem} ({givens})", paper_cell(paper[p]),
+        lines.append([f"{p} ({GIVENS[p]})", f"{path.stem} ({givens(path)})", paper_cell(paper[p]),
                       our_cell(cells["paper"]), our_cell(cells["tuned"]),
                       *[exact_cell(summ.get(("exact", path.stem, b))) for b in EXACT]])
     avg_paper = [statistics.fmean(v[i] for v in paper.values()) for i in range(6)]
