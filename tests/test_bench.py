@@ -102,7 +102,7 @@ def test_bench_hybrid_runs_its_parallel_method_through_the_bench(tmp_path, monke
     progress streams merged into one curve, the CPU of both counted."""
     import importlib.util
 
-    path = INSTANCES.parent / "scripts" / "bench_hybrid.py"
+    path = INSTANCES.parent / "lab" / "scripts" / "bench_hybrid.py"
     spec = importlib.util.spec_from_file_location("bench_hybrid", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -135,7 +135,7 @@ def test_bench_hybrid_held_out_board_is_generated_once_with_a_solution(tmp_path)
     """The held-out 8x8: written on first use from its fixed seed, the same file after."""
     import importlib.util
 
-    path = INSTANCES.parent / "scripts" / "bench_hybrid.py"
+    path = INSTANCES.parent / "lab" / "scripts" / "bench_hybrid.py"
     spec = importlib.util.spec_from_file_location("bench_hybrid", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

@@ -2,7 +2,7 @@
 
 Correctness only: each variant solves small boards to a verified board, agrees with the
 default model that an impossible board is infeasible, and honours fixed pieces and hints.
-Speed is measured by scripts/bench_edgematch.py, never here.
+Speed is measured by lab/scripts/bench_edgematch.py, never here.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_bench_backend_options_become_command_line_options():
 
 
 def test_bench_prints_the_table_of_a_real_run(tmp_path):
-    script = INSTANCES.parent / "scripts" / "bench_edgematch.py"
+    script = INSTANCES.parent / "lab" / "scripts" / "bench_edgematch.py"
     proc = subprocess.run(
         [sys.executable, str(script), str(INSTANCES / "e2_4x4.txt"), "-b", "search,sat",
          "--seeds", "2", "-t", "60", "-o", str(tmp_path / "b.csv")],

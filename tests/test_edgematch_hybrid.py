@@ -398,7 +398,7 @@ def test_verify_checks_the_clue_pieces_when_asked(cli, tmp_path):
     valid with --clues off, four moved clues with --clues on; the same board with the clue
     pieces swapped into their cells passes with --clues on."""
     path = E2_DATA / "e2_256.txt"
-    board = INSTANCES.parent / "results" / "e2_official_eii_hour_seed5.txt"
+    board = INSTANCES.parent / "lab" / "results" / "e2_official_eii_hour_seed5.txt"
     ok = cli("verify", path, board, "--objective", "matches", "--clues", "off")
     assert ok.returncode == 0 and "valid; score 461/480" in ok.stdout
     bad = cli("verify", path, board, "--objective", "matches", "--clues", "on")

@@ -115,7 +115,7 @@ def test_search_and_cpsat_count_the_same_solutions():
     assert counts["search"] % 4 == 0  # a square board's four turns of each solution
 
 
-# the quick ones; scripts/solve_e2_data.py runs them all (Heule's 7x7s vary a lot in time)
+# the quick ones; lab/scripts/solve_e2_data.py runs them all (Heule's 7x7s vary a lot in time)
 QUICK_E2 = [
     "clue1.txt", "clue3.txt", "heule_em_7_4_9.txt", "brendan/pieces_04x04.txt",
     "brendan/pieces_05x05.txt",

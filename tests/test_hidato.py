@@ -324,7 +324,7 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     import importlib.util
     import statistics
 
-    path = INSTANCES.parent / "scripts" / "reproduce_dasilva.py"
+    path = INSTANCES.parent / "lab" / "scripts" / "reproduce_dasilva.py"
     spec = importlib.util.spec_from_file_location("reproduce_dasilva", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
@@ -355,7 +355,8 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
 def _script(name: str):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(name, INSTANCES.parent / "scripts" / f"{name}.py")
+    path = INSTANCES.parent / "lab" / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,4 +1,5 @@
-"""The pieces that make `-t` hold from process start to exit (timings: scripts/bench_limits.py)."""
+"""The pieces that make `-t` hold from process start to exit (timings:
+lab/scripts/bench_limits.py)."""
 
 from __future__ import annotations
 

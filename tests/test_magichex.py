@@ -210,7 +210,7 @@ def test_every_default_config_of_the_benchmark_runs_on_order_3():
 
     from tilesolve.hybrid.bench import Budget, run_each
 
-    path = INSTANCES.parent / "scripts" / "bench_magichex.py"
+    path = INSTANCES.parent / "lab" / "scripts" / "bench_magichex.py"
     spec = importlib.util.spec_from_file_location("bench_magichex", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

@@ -298,7 +298,7 @@ def _downing_script():
     import sys
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "scripts" / "reproduce_downing.py"
+    path = Path(__file__).resolve().parent.parent / "lab" / "scripts" / "reproduce_downing.py"
     spec = importlib.util.spec_from_file_location("reproduce_downing", path)
     script = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = script  # its dataclasses look their module up there

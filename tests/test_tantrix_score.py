@@ -134,7 +134,7 @@ def test_objectives_belong_to_their_family():
 
 @pytest.mark.parametrize("puzzle", ["loop56", "curve56"])
 def test_saved_best_boards_reproduce_their_score(puzzle):
-    saved = ROOT / "results" / f"tantrix_{puzzle}_best.json"
+    saved = ROOT / "lab" / "results" / f"tantrix_{puzzle}_best.json"
     res = json.loads(saved.read_text())
     proc = run_cli("verify", INSTANCES / f"tantrix_{puzzle}.txt", saved, "--objective",
                    "longest", "--json")

@@ -447,8 +447,9 @@ EXPORT_HELP = (
     "FILE.dzn, for any MiniZinc solver). Extra --name value options shape the model as they "
     "do for solve (--model bool, --radius 3)."
     "\n\nCheck another solver's answer with: tilesolve verify INSTANCE ANSWER --map "
-    "FILE.map.json (SAT solver output, a CBC or HiGHS solution file, a CpSolverResponse from "
-    "scripts/cpsat_solve.py, or MiniZinc's output)."
+    "FILE.map.json (SAT solver output, a CBC or HiGHS solution file, a CpSolverResponse, or "
+    "MiniZinc's output). tilesolve run-model FILE -o ANSWER solves a cnf, lp, mps or cpsat "
+    "export with a solver that ships with tilesolve and writes such an answer."
     "\n\nTantrix loop models, which tilesolve completes with lazy subloop cuts while solving, "
     "are written without those cuts and say so in the file and the map: an answer with "
     "subloops is then rejected by verify."
@@ -472,6 +473,36 @@ def export(
     text = write_model(family, inst, to.value, output, objective.value if objective else None,
                        params)
     console().print(text, highlight=False)
+
+
+@app.command("run-model")
+def run_model_cmd(
+    model: Path = typer.Argument(..., help="a model written by export (.cnf, .wcnf, .lp, .mps, "
+                                 ".pb, .pbtxt)"),
+    output: Path | None = typer.Option(None, "-o", "--output",
+                                       help="answer file (default: standard output)"),
+    solver: str | None = typer.Option(None, "--solver", help="cnf/wcnf: a PySAT solver "
+                                      "(default cadical195); lp/mps: highs (default) or cbc"),
+    time_limit: float | None = typer.Option(None, "-t", "--time-limit", help="seconds"),
+    threads: int = typer.Option(1, "--threads"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Solve an exported model with a solver that ships with tilesolve and write its answer
+    for `tilesolve verify INSTANCE ANSWER --map MODEL.map.json`: exit 0 solved or feasible,
+    3 infeasible, 4 no answer within the time limit, 2 bad input."""
+    from .backends.external import run_model
+    from .core.textfile import write_text_atomic
+
+    run = run_model(model, solver, time_limit, threads)
+    if output is not None:
+        write_text_atomic(output, run.answer)
+    if as_json:
+        print(json.dumps(run.to_json(model, output)))
+    else:
+        if output is None:
+            sys.stdout.write(run.answer)
+        console(stderr=True).print(run.summary(), highlight=False, markup=False)
+    raise typer.Exit(run.exit_code)
 
 
 @app.command("render")
@@ -573,7 +604,8 @@ def bench(
             console().print(f"wrote {path}")
 
 
-JSON_COMMANDS = ("solve", "verify", "info")  # commands whose --json is a flag, not a file
+# commands whose --json is a flag, not a file
+JSON_COMMANDS = ("solve", "verify", "info", "run-model")
 
 
 def _json_requested(argv: list[str]) -> bool:

@@ -32,7 +32,7 @@ Time limits and stop requests work per solver family:
   between chunks; learnt clauses survive from one chunk to the next;
 - lingeling has neither: it runs only without a time limit;
 - kissat is not incremental in PySAT and aborts the process on a second call: it is refused
-  here (export the CNF and run `scripts/dimacs_solve.py --solver kissat404` instead).
+  here (export the CNF and run `tilesolve run-model FILE.cnf --solver kissat404` instead).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def solver_name(opts: SolveOptions) -> str:
         raise InputError(
             f"SAT solver {name} cannot run incrementally in process; export the model with "
             "`tilesolve export INSTANCE --to cnf -o FILE.cnf` and solve it with "
-            f"scripts/dimacs_solve.py --solver {name}"
+            f"`tilesolve run-model FILE.cnf --solver {name}`"
         )
     interruptible = opts.stop is not None and not isinstance(opts.stop, SignalStop)
     if name in UNLIMITED and (opts.time_limit is not None or interruptible):

@@ -35,7 +35,7 @@ ANSWERS = {
     "wcnf": "MaxSAT competition output (o/s/v lines)",
     "lp": "a solution file with one 'column value' per line (CBC's or HiGHS')",
     "mps": "a solution file with one 'column value' per line (CBC's or HiGHS')",
-    "cpsat": "a CpSolverResponse, text or binary (scripts/cpsat_solve.py writes one)",
+    "cpsat": "a CpSolverResponse, text or binary (`tilesolve run-model` writes one)",
     "mzn": "MiniZinc output: the 'x = [...];' lines the model's output item prints",
 }
 

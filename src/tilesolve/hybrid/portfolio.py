@@ -24,7 +24,7 @@ is passed on to the lanes (GA parameters...).
    that ran the whole window without a credit, while another lane earned one, is stopped and
    its core goes to a new lane of the best-credited backend, started from the best board with
    a new seed. On the official Eternity II this moves a core between the break search and
-   the LNS, whichever is raising the best score on the run (docs/hybrid.md: the 461 of seed 2
+   the LNS, whichever is raising the best score on the run (lab/pages/hybrid.md: the 461 of seed 2
    came from a second break search started at a review); stats["adapt"] lists each change.
 
 5. Lanes that share (optimisation runs, `--share on`; by default on when a lane that
@@ -79,7 +79,7 @@ OPTIONS = Options(
     Option("solver", str, None, "the MILP lane's solver (cbc, highs) or the SAT lane's"),
     # by default on only where boards flow one way, from a lane that takes none (the break
     # search) to one that restarts from them (the LNS): between two lanes that both take
-    # boards (LNS and memetic pool, official Eternity II, 120 s, 3 seeds; docs/hybrid.md)
+    # boards (LNS and memetic pool, official Eternity II, 120 s, 3 seeds; lab/pages/hybrid.md)
     # sharing ended at 455 / 455 / 455 and apart at 455 / 457 / 455
     Option("share", bool, None, "--objective: each new best verified board goes to the "
            "other lanes that take boards: edge matching's LNS and memetic restart from it, "
@@ -118,7 +118,7 @@ def share_by_default(family: Family, backends: list[str]) -> bool:
     """Share by default? When some racing lanes restart from boards (an `inbox`) while
     others do not, or a lane takes the others' scores as its bound (`bound`): sharing then
     costs no lane its own line of search. Lanes that all restart from each other's boards
-    converge (docs/hybrid.md, "Lanes that share their best boards")."""
+    converge (lab/pages/hybrid.md, "Lanes that share their best boards")."""
     takes = [takes_boards(family, b) for b in backends]
     inbox = [t == "inbox" for t in takes]
     return len(backends) > 1 and ("bound" in takes or (any(inbox) and not all(inbox)))
@@ -240,7 +240,7 @@ class Portfolio:
         if self.cfg.share and self.standings.best is not None:
             # a lane started during the run (the adaptive review's) gets the best so far at
             # once, not at the next gain: a break search started without it looked for boards
-            # no better than the run's best until then (docs/hybrid.md: `bounded` 0)
+            # no better than the run's best until then (lab/pages/hybrid.md: `bounded` 0)
             self.hand_best(name, backend)
 
     def start(self) -> None:

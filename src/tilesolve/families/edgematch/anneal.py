@@ -16,7 +16,7 @@ low 430s at the same temperature; the LNS lane therefore renews its start (lns.p
 rule), the core also has 3-cycles and 2x2 block turns, and `Penalties` turns the chain into
 guided local search (joins that stay mismatched weigh more); `Schedule` picks among them
 from the LNS options. None of them beat one chain at T = 0.19 at 60 CPU s on the official
-Eternity II (docs/hybrid.md), so they are options, not the default.
+Eternity II (lab/pages/hybrid.md), so they are options, not the default.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ except ImportError:  # built without a C compiler: the Python loop below serves
 CHUNK = 200_000  # moves per call of the core (~50 ms): the clock and stop flag are read between
 # a cycle's temperatures: on the official Eternity II from a 440 break-search board, a fixed
 # T = 0.19 reached 450-454 within 3-7 CPU s; at 0.25 the board melts (407 after 10 M moves),
-# at 0.10-0.13 it freezes at 444-446; cycles from 0.3 or hotter never came back (docs/hybrid.md)
+# at 0.10-0.13 it freezes at 444-446; cycles from 0.3 or hotter never came back
+# (lab/pages/hybrid.md)
 T_HOT, T_COLD = 0.19, 0.19
 CYCLE = 30.0  # CPU seconds per cooling cycle; each cycle starts from the best board
 # replica exchange (`temper`): chains at temperatures spaced geometrically from T_HOT up to

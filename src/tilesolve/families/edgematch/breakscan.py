@@ -11,7 +11,7 @@ spread the search over different early rows, where the tree is widest.
 `--break-rule eii` follows Verhaard's eii instead: its break table (few breaks early in the
 last rows, more and more towards the end), no break between two frame pieces, piece groups
 by tileability that keep good pieces for late in the scan (eii_groups.py), and restarts of
-runs that stop getting deeper (docs/hybrid.md, "The eii rule").
+runs that stop getting deeper (lab/pages/hybrid.md, "The eii rule").
 
 The inner loop is compiled C (`_breakscan.c`); without it the same loop runs in Python.
 """
@@ -57,7 +57,7 @@ EII_WINDOW = 20_000_000
 EII_BREAKS_PER_CELL = 0.47
 # boards with at least this many cells get the eii rule by default: on the official Eternity
 # II, 150 CPU s, it reaches 457-459 alone (the ramp 439-441), and the LNS from its starts ends
-# at median 458 against 455.5 from the ramp's, seeds 0-3 (docs/hybrid.md, "The eii rule")
+# at median 458 against 455.5 from the ramp's, seeds 0-3 (lab/pages/hybrid.md, "The eii rule")
 EII_DEFAULT_CELLS = 256
 
 

@@ -31,7 +31,7 @@ class EdgeMatchFamily(Family):
     def objective_backends(self, instance) -> tuple[str, ...]:
         """Most matched joins: on small boards CP-SAT proves the optimum within seconds (4x4 to
         6x6), beside the LNS; on large ones it gives no board at all in a minute (16x16), so
-        the cores go to the break search, whose boards the LNS anneals (docs/hybrid.md: on
+        the cores go to the break search, whose boards the LNS anneals (lab/pages/hybrid.md: on
         the official Eternity II at 300 s this pair ended at a median of 460 over six seeds,
         the LNS with the memetic pool at 460 over three, see "Methods side by side")."""
         if instance.width * instance.height <= SMALL_BOARD:

@@ -549,7 +549,7 @@ def schedule_of(params: dict):
 def solve_annealing(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     """Break-search start, then cooling cycles of simulated annealing, each from the best
     board; after `renew` CPU seconds without a gain, a new break-search board (a new seed)
-    is annealed instead. Measured on the official Eternity II (docs/hybrid.md): the exact
+    is annealed instead. Measured on the official Eternity II (lab/pages/hybrid.md): the exact
     repairs below stall at 445-452, while annealing at T = 0.19 passes 450 within 5 CPU s
     of a 440 start."""
     from . import anneal

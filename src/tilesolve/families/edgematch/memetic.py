@@ -112,7 +112,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
     def improve(sol: Solution, fit: float) -> tuple[Solution, float]:
         left = seconds if end is None else max(0.01, min(seconds, end - time.perf_counter()))
-        if annealing:  # the LNS lane's annealing (docs/hybrid.md: it beats the exact repairs)
+        if annealing:  # the LNS lane's annealing (lab/pages/hybrid.md: it beats the exact repairs)
             out, score = sched.search(board, sol, int(rng.integers(1 << 30)), seconds=left,
                                       stop=opts.stopped)
         else:

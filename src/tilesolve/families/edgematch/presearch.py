@@ -6,7 +6,7 @@ none in 600 s and CaDiCaL needs about 30 CPU s; handed the board as hint (CP-SAT
 cpsat and sat backends; a search that exhausts its tree is already a proof. Left unset, it
 is on for satisfaction boards at least AUTO_SIDE cells wide and tall, for half the time
 limit (AUTO_SECONDS without one); below that size CP-SAT and CaDiCaL find boards themselves
-within seconds and the search first cost them 0.1-0.4 CPU s (docs/edgematch_frontier.md).
+within seconds and the search first cost them 0.1-0.4 CPU s (lab/pages/edgematch_frontier.md).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ never puts a tile beside more than 3 placed ones (sec. 7.2). It is the order tha
 his Table 2: on the blue pyramid at 200/200, 17/20 solved at a mean generation of 54 (his
 17/20 at 67.7) where row orders solve 0-2 of 20, because from the middle the first tile's
 line runs both ways: of 300,000 random genomes 3.97% fill the whole pyramid (rows: 0.74%)
-and 90 per million develop into a solution (rows: 17; docs/reproductions/downing.md).
+and 90 per million develop into a solution (rows: 17; lab/reproductions/downing.md).
 `PyramidReading` selects the other orders: rows from
 the apex or the base, each row left to right, right to left or alternating, the general
 rule on the pyramid's cells ("grow", "moves"), sec. 7.2's "(and matches a focal color arc)"

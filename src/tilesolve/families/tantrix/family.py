@@ -20,7 +20,7 @@ class TantrixFamily(Family):
     def objective_backends(self, instance) -> tuple[str, ...]:
         """--objective longest without -b: the backends raced. MILP and SAT score too (-b milp,
         -b sat), but on the 56-tile puzzles they stay below CP-SAT within 60 CPU s
-        (docs/tantrix_56.md), so they do not take a core from it."""
+        (lab/pages/tantrix_56.md), so they do not take a core from it."""
         return ("search", "cpsat")
 
     def draw_text(self, instance, solution) -> str:

@@ -1,0 +1,192 @@
+"""Downing's two unsolved 56-tile puzzles (Loop, Curve): the best verified score per backend.
+
+Each run solves instances/tantrix_<puzzle>.txt with `--objective longest`, one thread, in a
+child process of its own at `nice` 15, one run at a time. The budget is CPU seconds
+(`--cpu-budget`): the child's own CPU clock stops the solver through the cooperative stop flag
+every backend polls, so a loaded machine does not shrink the search (a wall limit of 300 s gave
+18 CPU seconds at load 9 on two cores); `--time-limit` caps the wall time as well. Each result
+(the `solve --json` object with the board, the checker's score, wall and CPU seconds) is saved
+as lab/results/tantrix_56/<puzzle>_<backend>_cpu<S>_s<seed>.json when the run ends; runs whose file
+exists are skipped, so a stopped measurement resumes. While a run goes, every better verified
+board it streams is written to <same name>.best-so-far.json, so a long run stopped early keeps
+its best board. Then the best verified board of each
+puzzle over every saved run is written to lab/results/tantrix_<puzzle>_best.json (`tilesolve verify
+INSTANCE FILE --objective longest` reproduces its score) and a markdown table is printed.
+
+    python lab/scripts/tantrix_56.py --cpu-budget 300 --backends search,ga,cpsat
+    python lab/scripts/tantrix_56.py --cpu-budget 60 --backends milp:highs,milp:cbc,sat
+    python lab/scripts/tantrix_56.py --cpu-budget 300 --backends milp:highs,sat,cpsat --from-best
+
+A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "lab" / "results" / "tantrix_56"
+PUZZLES = ("loop56", "curve56")
+DOWNING = {"loop56": "136 reached (Kuiper, 2003); maximum 136",
+           "curve56": "best recorded 140; maximum 146"}
+
+
+class CpuBudget:
+    """A stop flag that is set once this process has used `seconds` of CPU time."""
+
+    def __init__(self, seconds: float) -> None:
+        self.until = _cpu() + seconds
+
+    def is_set(self) -> bool:
+        return _cpu() >= self.until
+
+
+def _cpu() -> float:
+    """This process's CPU seconds and those of its finished children (CBC runs as a child:
+    its time counts once its round ends, so a CBC run is held to the budget by -t)."""
+    return sum(use.ru_utime + use.ru_stime for use in (
+        resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+
+def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
+    """A solution callback that verifies each board a backend streams and writes every better
+    one to `partial` at once (whole or not at all): a long run stopped early keeps its best."""
+    from tilesolve.core.family import load_instance
+
+    family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
+    best = [-1]
+
+    def note(solution, fitness, source=None) -> None:
+        rep = family.verify(inst, solution, "longest")
+        if rep.ok and rep.score > best[0]:
+            best[0] = rep.score
+            body = {"instance": f"instances/tantrix_{puzzle}.txt", "status": "feasible",
+                    "verified": True, "objective": rep.score, "source": source,
+                    "wall_seconds": round(time.perf_counter() - t0, 1),
+                    "cpu_seconds": round(_cpu() - c0, 1),
+                    "solution": family.solution_json(inst, solution)}
+            tmp = partial.with_suffix(".tmp")
+            tmp.write_text(json.dumps(body) + "\n")
+            tmp.replace(partial)
+
+    note.takes_source = True  # type: ignore[attr-defined]
+    return note
+
+
+def best_path(puzzle: str) -> Path:
+    return ROOT / "lab" / "results" / f"tantrix_{puzzle}_best.json"
+
+
+def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
+           partial: Path, queue, start: Path | None) -> None:
+    os.nice(niceness)
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import SolveOptions
+    from tilesolve.dispatch import solve_file
+
+    backend, _, solver = backend.partition(":")
+    opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
+                        stop=CpuBudget(budget), params={"solver": solver} if solver else {})
+    if start is not None:  # CP-SAT's hint, the MILP's start, the SAT solver's phases
+        family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
+        opts.hint = family.read_solution(inst, start)
+    t0, c0 = time.perf_counter(), _cpu()
+    opts.on_solution = keep_improvements(puzzle, partial, t0, c0)
+    try:
+        res = solve_file(ROOT / "instances" / f"tantrix_{puzzle}.txt", backend, opts).to_json()
+    except Exception as exc:  # noqa: BLE001 - recorded in the run's file
+        res = {"status": "error", "error": str(exc)}
+    res["instance"] = f"instances/tantrix_{puzzle}.txt"
+    res["wall_seconds"] = round(time.perf_counter() - t0, 1)
+    res["cpu_seconds"] = round(_cpu() - c0, 1)
+    queue.put(res)
+
+
+def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
+            niceness: int, from_best: bool = False) -> dict:
+    """One run; `from_best`: started from the puzzle's best saved board (its score in the
+    file name: `_from<score>`), to see whether the backend improves on it."""
+    start = best_path(puzzle) if from_best else None
+    if start is not None and not start.exists():
+        raise SystemExit(f"{start}: no best board saved yet for --from-best")
+    start_score = None if start is None else json.loads(start.read_text())["objective"]
+    tail = "" if start is None else f"_from{start_score}"
+    path = OUT / f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}{tail}.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    OUT.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".best-so-far.json")
+    queue = mp.get_context("fork").Queue()
+    proc = mp.get_context("fork").Process(
+        target=_child,
+        args=(puzzle, backend, budget, wall, seed, niceness, partial, queue, start))
+    proc.start()
+    res = queue.get()
+    proc.join()
+    res["cpu_budget"] = budget
+    if start is not None:
+        res["start_score"] = start_score
+    path.write_text(json.dumps(res) + "\n")
+    return res
+
+
+def best_boards() -> dict[str, dict]:
+    """The highest verified score of each puzzle over every saved run, written out."""
+    best: dict[str, dict] = {}
+    for path in sorted(OUT.glob("*.json")):
+        res = json.loads(path.read_text())
+        puzzle = path.name.split("_")[0]
+        if res.get("verified") and (puzzle not in best
+                                    or res["objective"] > best[puzzle]["objective"]):
+            best[puzzle] = res
+    for puzzle, res in best.items():
+        best_path(puzzle).write_text(json.dumps(res) + "\n")
+    return best
+
+
+def table(rows: list[tuple[str, str, dict]]) -> str:
+    out = ["| puzzle | backend | CPU budget (s) | score | status | CPU s | wall s | Downing |",
+           "|---|---|---:|---:|---|---:|---:|---|"]
+    for puzzle, backend, res in rows:
+        score = res.get("objective") if res.get("verified") else "-"
+        if "start_score" in res:
+            backend = f"{backend} from {res['start_score']}"
+        out.append(f"| {puzzle} | {backend} | {res.get('cpu_budget', 0):g} | {score} | "
+                   f"{res.get('status')} | {res.get('cpu_seconds')} | "
+                   f"{res.get('wall_seconds')} | {DOWNING[puzzle]} |")
+    return "\n".join(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cpu-budget", type=float, default=300, help="CPU seconds per run")
+    ap.add_argument("--time-limit", "-t", type=float, default=3600, help="wall cap per run")
+    ap.add_argument("--backends", default="search,ga,cpsat")
+    ap.add_argument("--puzzles", default=",".join(PUZZLES))
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--nice", type=int, default=15)
+    ap.add_argument("--from-best", action="store_true",
+                    help="start each run from the puzzle's best saved board (CP-SAT's hint, "
+                         "the MILP's start, SAT phases): does the backend improve on it?")
+    args = ap.parse_args()
+    rows = []
+    for puzzle in args.puzzles.split(","):
+        for backend in args.backends.split(","):
+            res = run_one(puzzle, backend, args.cpu_budget, args.time_limit, args.seed,
+                          args.nice, args.from_best)
+            rows.append((puzzle, backend, res))
+            print(f"{puzzle} {backend}: {res.get('status')} score {res.get('objective')} "
+                  f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)
+    best_boards()
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
