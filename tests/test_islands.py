@@ -74,6 +74,17 @@ def test_islands_on_an_existing_cluster_report_a_verified_board_and_its_island(
     assert len(cluster.workers) == 2  # an existing cluster is left running
 
 
+def test_more_islands_than_worker_threads_are_refused_in_one_line(cluster):
+    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "3", "-t", "20",
+                  "--scheduler", cluster.scheduler_address, "--json", timeout=120)
+    assert res.returncode == 2, res.stderr
+    assert json.loads(res.stdout)["status"] == "bad-input"
+    assert res.stderr == (f"error: --islands 3 needs a worker thread per island; the Dask "
+                          f"cluster at {cluster.scheduler_address} has 2 (start more `dask "
+                          f"worker` processes or give --islands 2)\n")
+    assert len(cluster.workers) == 2  # the cluster is left as it was
+
+
 def test_lying_workers_are_rescored_and_broken_boards_rejected(cluster):
     def lying(task):
         """The real island, whose answer is then tampered with: island 1 claims an

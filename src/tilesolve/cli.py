@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -30,9 +31,88 @@ def console(stderr: bool = False):
     """The terminal writer on stdout or stderr (soft wrap: one-line errors stay one line).
     Rich is imported at the first print through it: a --json solve never prints through it,
     and the import cost 0.1 CPU s of every start."""
+    return console_class()(stderr=stderr, soft_wrap=True)
+
+
+class PipeClosed(Exception):
+    """The reader of our output has gone (`tilesolve solve ... | head -1`). Not an OSError,
+    which click would turn into exit 1 before main() sees it."""
+
+
+PIPE_CLOSED = 141  # the shell's code for a process ended by SIGPIPE, as `yes | head -1` gives
+
+
+@functools.cache
+def console_class():
+    """Rich's Console, but a closed pipe raises PipeClosed (rich's own answer is exit 1)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, soft_wrap=True)
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise PipeClosed
+
+    return PipeConsole
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output is a pipe whose reader has gone (poll says POLLERR)."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poll.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+OPTION_COMMANDS = ("solve", "verify", "generate", "export", "bench")
+
+
+class Command(typer.core.TyperCommand):
+    """A command of ours. Those in OPTION_COMMANDS take the declared options of backends,
+    races and generators (core.options.split_options) anywhere on their line, in
+    `ctx.meta["options"]`. A closed standard output ends any command quietly (PipeClosed)."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if self.name in OPTION_COMMANDS and not ctx.resilient_parsing:
+            from .core.options import split_options
+            from .option_pages import command_options
+
+            own = {flag: not (p.is_flag or p.count) for p in self.get_params(ctx)
+                   if p.param_type_name == "option" for flag in (*p.opts, *p.secondary_opts)}
+            backend = _named_backend(args)
+            owner = f"{self.name} --backend {backend}" if backend else self.name
+            counts = [p.nargs for p in self.params if p.param_type_name == "argument"]
+            args, ctx.meta["options"] = split_options(
+                args, own, lambda: command_options(self.name, backend), owner,
+                None if min(counts, default=0) < 0 else sum(counts))
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            if _stdout_closed():
+                raise PipeClosed from None
+            raise
+
+
+def _named_backend(args: list[str]) -> str | None:
+    """The backend a line names (--backend X, -b X, --backend=X): its options are the ones
+    to read, not every backend's."""
+    for i, arg in enumerate(args):
+        if arg.startswith("--backend="):
+            return arg.split("=", 1)[1]
+        if arg in ("--backend", "-b") and i + 1 < len(args):
+            return args[i + 1]
+    return None
+
+
+def _options(ctx: typer.Context) -> dict[str, str]:
+    """The declared options a command's line carried (Command.parse_args)."""
+    return dict(ctx.meta.get("options", {}))
 
 
 def _print_version(value: bool) -> None:
@@ -66,7 +146,7 @@ def ga_presets_help() -> str:
     return "\n".join(lines)
 
 
-class SolveCommand(typer.core.TyperCommand):
+class SolveCommand(Command):
     """`solve --help` ends with where the options are listed, the backends and the GA presets,
     imported only when help is asked for."""
 
@@ -101,30 +181,7 @@ class ExportKind(str, Enum):
     mzn = "mzn"
 
 
-def _extra_options(args: list[str]) -> dict[str, str]:
-    """`--key value` pairs left over for a family's own options (generator, GA parameters)."""
-    opts: dict[str, str] = {}
-    i = 0
-    while i < len(args):
-        key = args[i]
-        if not key.startswith("--"):
-            raise InputError(f"unexpected argument {key!r}; expected --option value")
-        name = key[2:].replace("-", "_")
-        if "=" in name:
-            name, val = name.split("=", 1)
-            opts[name] = val
-            i += 1
-        elif i + 1 < len(args) and not args[i + 1].startswith("--"):
-            opts[name] = args[i + 1]
-            i += 2
-        else:
-            opts[name] = "true"
-            i += 1
-    return opts
-
-
-@app.command(cls=SolveCommand,
-             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(cls=SolveCommand)
 def solve(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
@@ -135,7 +192,8 @@ def solve(
     ),
     time_limit: float | None = typer.Option(None, "--time-limit", "-t", help="seconds"),
     seed: int = typer.Option(0, "--seed"),
-    threads: int = typer.Option(0, "--threads", help="0 = all cores"),
+    threads: int = typer.Option(
+        0, "--threads", help="0 = all cores; more than the cores counts as all of them"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     out_file: Path | None = typer.Option(None, "--out", "-o", help="write the solution here"),
     render: Path | None = typer.Option(
@@ -170,7 +228,7 @@ def solve(
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
-    Extra `--name value` options go to the backend (GA parameters, e.g. --population 500);
+    Backend options (`--name value`, e.g. --population 500) may stand anywhere on the line;
     `tilesolve options BACKEND` lists them.
     """
     from .core import interrupt
@@ -180,11 +238,11 @@ def solve(
     opts = SolveOptions(
         time_limit=time_limit,
         seed=seed,
-        threads=threads,
+        threads=_within_cores(threads),
         objective=objective.value if objective else None,
         count=count,
         count_limit=count_limit,
-        params=_extra_options(ctx.args),
+        params=_options(ctx),
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
         progress=False if quiet else None,
@@ -365,7 +423,7 @@ def _print_board(text: str, legend: str | None) -> None:
     console().print(text.rstrip("\n"), highlight=False, markup=False)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(cls=Command)
 def verify(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file"),
@@ -383,7 +441,7 @@ def verify(
     `--clues on` checks the official set's four clue pieces as well as its start piece)."""
     family, inst = load_instance(instance, fmt)
     family.check_objective(objective.value if objective else None)
-    params = family.options.validate(_extra_options(ctx.args), f"verify of {family.name}")
+    params = family.options.validate(_options(ctx), f"verify of {family.name}")
     inst = family.prepare(inst, params)
     if map_file is not None:
         from .backends.answers import read_answer
@@ -401,7 +459,7 @@ def verify(
     raise typer.Exit(0 if report.ok else 1)
 
 
-@app.command()
+@app.command(cls=Command)
 def info(
     instance: Path = typer.Argument(...),
     fmt: str | None = typer.Option(None, "--format"),
@@ -421,17 +479,34 @@ def info(
     console().print(table)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+class GenerateCommand(Command):
+    """`generate --help` names the families that generate (option_pages.generators)."""
+
+    def format_help(self, ctx, formatter):
+        from .option_pages import generators
+
+        for param in self.params:
+            if param.name == "family":
+                param.help = " | ".join(generators())
+        return super().format_help(ctx, formatter)
+
+
+@app.command(cls=GenerateCommand)
 def generate(
     ctx: typer.Context,
-    family: str = typer.Argument(..., help="edgematch | tantrix | hidato | magichex"),
+    family: str = typer.Argument(..., help="a family that generates (see --help)"),
     output: Path = typer.Option(..., "-o", "--output", help="instance file to write"),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Generate an instance with a planted solution. Family options follow as --name value
     (`tilesolve options generate FAMILY` lists them)."""
+    from .option_pages import generators
+
     fam = get_family(family)
-    options = _extra_options(ctx.args)
+    if fam.name not in generators():
+        raise InputError(f"the {fam.name} family cannot generate instances; families that do: "
+                         f"{', '.join(generators())}")
+    options = _options(ctx)
     solution = options.get("solution")  # the planted solution's file, when asked for
     text = fam.module("generate").generate_text(seed=seed, **options)
     from .core.textfile import write_text_atomic
@@ -456,8 +531,7 @@ EXPORT_HELP = (
 )
 
 
-@app.command(help=EXPORT_HELP,
-             context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(cls=Command, help=EXPORT_HELP)
 def export(
     ctx: typer.Context,
     instance: Path = typer.Argument(..., help="instance file or URL"),
@@ -469,7 +543,7 @@ def export(
     from .backends.export import export as write_model
 
     family, inst = load_instance(instance, fmt)
-    params = _extra_options(ctx.args)
+    params = _options(ctx)
     text = write_model(family, inst, to.value, output, objective.value if objective else None,
                        params)
     console().print(text, highlight=False)
@@ -505,7 +579,7 @@ def run_model_cmd(
     raise typer.Exit(run.exit_code)
 
 
-@app.command("render")
+@app.command("render", cls=Command)
 def render_cmd(
     instance: Path = typer.Argument(..., help="instance file or URL"),
     solution: str | None = typer.Argument(
@@ -535,7 +609,7 @@ def render_cmd(
         print(drawing.viewer_url(inst, sol))
 
 
-@app.command("options")
+@app.command("options", cls=Command)
 def options_cmd(
     name: str = typer.Argument(..., help="a backend (cpsat, ga...), portfolio, islands, or "
                                "generate"),
@@ -558,7 +632,7 @@ def options_cmd(
         console().print(grid if table.public() else f"{title}: no options", highlight=False)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(cls=Command)
 def bench(
     ctx: typer.Context,
     instances: list[Path] = typer.Argument(..., help="instance files"),
@@ -568,7 +642,8 @@ def bench(
     seeds: int = typer.Option(1, "--seeds", help="runs per instance and backend"),
     time_limit: float | None = typer.Option(10.0, "--time-limit", "-t", help="seconds per run"),
     max_evaluations: int | None = typer.Option(None, "--max-evaluations", help="GA budget"),
-    threads: int = typer.Option(1, "--threads", help="threads per run"),
+    threads: int = typer.Option(
+        1, "--threads", help="threads per run (more than the cores counts as all of them)"),
     jobs: int = typer.Option(0, "--jobs", help="parallel runs (0 = cores / threads)"),
     objective: Objective | None = typer.Option(None, "--objective"),
     out_csv: Path | None = typer.Option(None, "--out", "-o", help="one CSV row per run"),
@@ -583,25 +658,38 @@ def bench(
     """
     from .hybrid.bench import Budget, run_bench, table
 
+    _at_least("--threads", threads, 1)
+    _at_least("--jobs", jobs, 0)
     budget = Budget(
         time_limit=time_limit,
         max_evaluations=max_evaluations,
-        threads=threads,
+        threads=_within_cores(threads),
         objective=objective.value if objective else None,
-        params=_extra_options(ctx.args),
+        params=_options(ctx),
     )
     names = [b.strip() for b in backends.split(",") if b.strip()]
     _, summary = run_bench(
         [str(i) for i in instances], names, seeds, budget, out_csv, out_json, plot, scheduler,
         jobs,
     )
-    from rich.console import Console
-
     # piped: keep rows whole (print(width=) cannot exceed the console's own 80 columns)
-    (console() if console().is_terminal else Console(width=160)).print(table(summary))
+    (console() if console().is_terminal else console_class()(width=160)).print(table(summary))
     for path in (out_csv, out_json, plot):
         if path:
             console().print(f"wrote {path}")
+
+
+def _within_cores(threads: int) -> int:
+    """A thread count as the backends take it: one over the machine's cores is its cores, so
+    a line written for a larger machine runs here (CP-SAT refused 100,000 workers: exit 1)."""
+    import os
+
+    return min(threads, os.cpu_count() or 1)
+
+
+def _at_least(flag: str, value: int, low: int) -> None:
+    if value < low:
+        raise InputError(f"{flag} must be at least {low}, got {value}")
 
 
 # commands whose --json is a flag, not a file
@@ -635,6 +723,8 @@ def main() -> None:
         code = app(standalone_mode=False)
     except InputError as exc:
         _fail(2, "bad-input", str(exc), as_json, exc)
+    except PipeClosed:
+        _pipe_closed()
     except (typer.Abort, KeyboardInterrupt):
         _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
     except Exception as exc:  # noqa: BLE001 - users get one line, never a traceback
@@ -657,6 +747,16 @@ def main() -> None:
     _leave(code if isinstance(code, int) else 0)
 
 
+def _pipe_closed() -> None:
+    """The reader has gone: end quietly with PIPE_CLOSED, as a Unix tool killed by SIGPIPE
+    would, but with the clean-up of _leave (lanes, solver files)."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # later writes vanish
+    _leave(PIPE_CLOSED)
+
+
 def _leave(code: int) -> None:
     """End the process now: the atexit hooks run (lanes, CBC's watchers, multiprocessing's
     folder), the interpreter's teardown of OR-Tools, NumPy and PuLP does not: it took 2 s of
@@ -670,7 +770,9 @@ def _leave(code: int) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+        except BrokenPipeError:  # the reader has gone before the answer was whole
+            code = PIPE_CLOSED if stream is sys.stdout else code
+        except (OSError, ValueError):  # nothing more can be said
             pass
     answered(code)  # the answer is out: the last resort may end the clean-up at its time
     atexit._run_exitfuncs()

@@ -4,7 +4,7 @@ generator, each with its type, default and meaning (read from the `OPTIONS` tabl
 from __future__ import annotations
 
 from .core.errors import InputError
-from .core.family import BACKEND_MODULES, FAMILY_NAMES, Family, families, get_family
+from .core.family import BACKEND_MODULES, EXACT_BACKENDS, FAMILY_NAMES, Family, families, get_family
 from .core.options import Options
 
 RACES = ("portfolio", "islands")
@@ -19,6 +19,37 @@ def backends_by_family() -> dict[str, list[str]]:
     fams = families()
     return {b: [f for f in FAMILY_NAMES if f in fams and has_backend(fams[f], b)]
             for b in BACKEND_MODULES}
+
+
+def generators() -> list[str]:
+    """The families that generate instances: those with a `generate` module (not imported)."""
+    import importlib.util
+
+    return [f for f in FAMILY_NAMES if f in families()
+            and importlib.util.find_spec(f"tilesolve.families.{f}.generate") is not None]
+
+
+def command_options(command: str, backend: str | None = None) -> Options:
+    """Every declared option a command's line may carry: `generate` the generators', `verify`
+    the families' own, `export` the exact backends' (the models it writes), `solve` and
+    `bench` the backends' (the one named by --backend, else all, with the races'). Read only
+    when a line has such an option: the tables import the solver libraries (0.9 s for all)."""
+    fams = families()
+    if command == "generate":
+        return Options(*(fams[f].module("generate").OPTIONS for f in generators()))
+    if command == "verify":
+        return Options(*(fam.options for fam in fams.values()))
+    names = EXACT_BACKENDS if command == "export" else \
+        [backend] if backend in BACKEND_MODULES else list(BACKEND_MODULES)
+    by_family = backends_by_family()
+    tables = [fams[f].backend_options(b) for b in names for f in by_family[b]]
+    if command in ("solve", "bench") and backend not in BACKEND_MODULES:
+        tables += [_race_table(race) for race in RACES]
+    if command == "bench":
+        from .hybrid.bench import BENCH_OPTIONS
+
+        tables.append(BENCH_OPTIONS)
+    return Options(*tables)
 
 
 def note(name: str) -> str | None:

@@ -141,7 +141,7 @@ class Option:
             return parse_switch(value) if self.type is bool else self.type(value)
         except (TypeError, ValueError):
             pass
-        if self.type is bool:
+        if self.type in (bool, parse_switch):
             raise InputError(f"{self.flag} must be on or off, got {value!r}")
         raise InputError(f"{self.flag} expects {self.type_name}, got {value!r}")
 
@@ -160,8 +160,9 @@ class UnknownOptions(InputError):
     def __init__(self, names: list[str], expected: list[str], owner: str) -> None:
         self.names, self.expected = names, expected
         shown = ", ".join(sorted(flag(e) for e in expected)) or "none"
-        super().__init__(f"unknown option(s) {', '.join(flag(u) for u in names)} for {owner}; "
-                         f"expected {shown}")
+        near = nearest(flag(names[0]), [flag(e) for e in expected])
+        super().__init__(f"unknown option(s) {', '.join(flag(u) for u in names)} for "
+                         f"{owner}{near}; expected {shown}")
 
 
 class Options:
@@ -232,3 +233,89 @@ def _shown(default: object) -> str:
 # one meaning in every backend with a symmetry-breaking pin (dropped anyway under --fix/--hint)
 NO_SYMMETRY = Option("no_symmetry", bool, False,
                      "keep every symmetric copy of the board (no symmetry-breaking pin)")
+
+
+# --- options on a command line ---------------------------------------------------------------
+SWITCH_WORDS = (*TRUE, *FALSE, "auto")
+
+
+def is_switch(opt: Option) -> bool:
+    """An on/off option: alone on a command line it means on; a switch word may follow it."""
+    if opt.choices:
+        return set(opt.choices) <= {"on", "off", "auto"}
+    return opt.type in (bool, parse_switch, auto_switch)
+
+
+def nearest(word: str, known: Iterable[str]) -> str:
+    """' (did you mean --x?)' naming the known spelling closest to `word`, or ''."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(set(known)), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def split_options(args: list[str], own: dict[str, bool], declared: Callable[[], Options],
+                  owner: str, positional: int | None = None) -> tuple[list[str], dict[str, str]]:
+    """A command line split into the command's own words and the declared options it carries.
+
+    `own` maps each of the command's own flags to whether a value follows it; every other
+    `--name` must be in the `declared` table (read only when one is met): a switch takes an
+    on/off word when one follows, any other option the next word (or `--name=value`). So the
+    options may stand anywhere, before or after the positional arguments. A switch followed
+    by another word takes it too when the command has more words than its `positional`
+    arguments (None: any number), so `--rts maybe` is refused as a value, not as a file.
+    Returns (the words for the command, {option name: value text}); one line for an unknown
+    option, naming its `owner` (the command and backend) and the nearest known option."""
+    words: list[str | tuple[str, str]] = []  # (name, value) for a declared option
+    table: Options | None = None
+    i = 0
+    while i < len(args):
+        arg, i = args[i], i + 1
+        if arg == "--":
+            words += args[i - 1:]
+            break
+        if not arg.startswith("--") or arg.split("=", 1)[0] in own:
+            words.append(arg)
+            if own.get(arg) and i < len(args):
+                words.append(args[i])
+                i += 1
+            continue
+        table = table or declared()
+        key, eq, value = arg[2:].partition("=")
+        name = key.replace("-", "_")
+        if name not in table or table[name].internal:
+            known = [*own, *(o.flag for o in table.public())]
+            raise InputError(f"unknown option(s) --{key} for {owner}"
+                             f"{nearest('--' + key, known)}")
+        if not eq:
+            value, i = _value(table[name], args, i)
+        words.append((name, value))
+    return _settle(words, own, positional)
+
+
+def _value(opt: Option, args: list[str], i: int) -> tuple[str | None, int]:
+    """The value after option `opt` at args[i - 1], and where the next word is."""
+    following = args[i] if i < len(args) else None
+    if is_switch(opt):
+        if following is not None and following.strip().lower() in SWITCH_WORDS:
+            return following, i + 1
+        return None, i  # bare: on (_settle)
+    if following is None or following.startswith("--"):
+        raise InputError(f"{opt.flag} needs a value ({opt.type_name})")
+    return following, i + 1
+
+
+def _settle(words: list, own: dict[str, bool],
+            positional: int | None) -> tuple[list[str], dict[str, str]]:
+    """The command's words and the options; the last words after a bare switch beyond the
+    command's positional arguments are those switches' values."""
+    loose = [k for k, w in enumerate(words) if isinstance(w, str)
+             and (w == "-" or not w.startswith("-"))
+             and (k == 0 or not isinstance(words[k - 1], str) or not own.get(words[k - 1]))]
+    after_switch = [k for k in loose if k and isinstance(words[k - 1], tuple)
+                    and words[k - 1][1] is None]
+    surplus = 0 if positional is None else len(loose) - positional
+    for k in after_switch[len(after_switch) - surplus:] if surplus > 0 else []:
+        words[k - 1], words[k] = (words[k - 1][0], words[k]), None
+    rest = [w for w in words if isinstance(w, str)]
+    return rest, {w[0]: "on" if w[1] is None else w[1] for w in words if isinstance(w, tuple)}

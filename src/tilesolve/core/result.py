@@ -16,6 +16,9 @@ from typing import Any
 
 Cell = Hashable
 MAX_SEED = 2**31 - 1  # CP-SAT's random_seed is a 32-bit signed integer
+# a year: longer limits are refused (1e12 s overflowed a deadline's time_t, 1e308 s ended at
+# once); no limit is written by leaving the limit out
+MAX_TIME_LIMIT = 365 * 24 * 3600
 Solution = dict  # cell -> placed value; a partial assignment is the same type
 
 
@@ -93,10 +96,15 @@ class SolveOptions:
         if self.time_limit is not None and not 0 < self.time_limit < math.inf:
             raise InputError(
                 f"--time-limit must be a positive number of seconds, got {self.time_limit}")
+        if self.time_limit is not None and self.time_limit > MAX_TIME_LIMIT:
+            raise InputError(f"--time-limit must be at most {MAX_TIME_LIMIT:,} s (a year), got "
+                             f"{self.time_limit:g}; leave it out for no limit")
         if not 0 <= self.seed <= MAX_SEED:
             raise InputError(f"--seed must be in 0..{MAX_SEED}, got {self.seed}")
         if self.threads < 0:
             raise InputError(f"--threads must be 0 (all cores) or positive, got {self.threads}")
+        if self.count_limit is not None and self.count_limit < 1:
+            raise InputError(f"--count-limit must be at least 1, got {self.count_limit}")
 
     def start_clock(self) -> None:
         self.started = time.monotonic() if self.clock_from is None else self.clock_from

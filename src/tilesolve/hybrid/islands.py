@@ -327,6 +327,7 @@ class Islands:
             with cluster.client(self.scheduler, self.cfg.islands) as client:
                 from distributed import Event, Queue
 
+                self._check_room(client)
                 queue = Queue(self.name, client=client)
                 epoch = 0
                 while not self.solved():
@@ -342,6 +343,17 @@ class Islands:
         finally:
             self.progress.close()
         return self.result()
+
+    def _check_room(self, client) -> None:
+        """One line when the cluster has fewer worker threads than islands: an epoch's tasks
+        run at once, so a queued island would start after its slice and never run (2 of 4
+        islands on a 2-worker cluster did nothing)."""
+        slots = sum(client.nthreads().values())
+        if self.cfg.islands > slots:
+            raise InputError(
+                f"--islands {self.cfg.islands} needs a worker thread per island; the Dask "
+                f"cluster at {self.scheduler} has {slots} (start more `dask worker` processes "
+                f"or give --islands {max(1, slots)})")
 
     def _slice_end(self) -> float | None:
         """When the next epoch's slice ends (perf_counter), None when no time is left. A
