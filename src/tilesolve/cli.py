@@ -214,6 +214,13 @@ def solve(
     progress_jsonl: Path | None = typer.Option(
         None, "--log-jsonl", "--progress-jsonl",
         help="append every better score as a JSON line (--progress-jsonl: the same)"),
+    log_boards: bool = typer.Option(
+        False, "--log-boards",
+        help="with --log-jsonl: each verified line holds its board (`verify` reads a line)"),
+    checkpoint: Path | None = typer.Option(
+        None, "--checkpoint",
+        help="rewrite this file with each better verified board as the run finds it "
+        "(--objective; -o is rewritten so too)"),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -245,28 +252,46 @@ def solve(
         params=_options(ctx),
         verbose=verbose,
         progress_jsonl=str(progress_jsonl) if progress_jsonl else None,
+        log_boards=log_boards,
         progress=False if quiet else None,
         clock_from=process_start(),
         stop=interrupt.STOP,
     )
     opts.check()
+    if log_boards and progress_jsonl is None:
+        raise InputError("--log-boards adds boards to --log-jsonl; add --log-jsonl FILE")
     if solver is not None:
         opts.params["solver"] = solver
+    from .core.outputs import BestBoard
+
+    # the best verified board, on disk at each improvement: an interrupt answers with it
+    best = BestBoard([p for p in (checkpoint, out_file if objective else None) if p])
+    opts.on_verified = best.keep
     if time_limit is not None and islands is None:
-        _guard_limit(instance, backend.value if backend else None, opts, as_json)
+        _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
     if islands is None and scheduler is not None:
         raise InputError("--scheduler runs islands; add --islands N")
-    if islands is not None:
-        if backend is not None:
-            raise InputError("--islands chooses its own methods; drop --backend "
-                             "(--island-methods names them)")
-        family, inst = load_instance(instance, fmt)
-        result = solve_islands(family, inst, str(instance), opts, islands, scheduler)
-    else:
-        family, inst, opts = read(instance, opts, fmt)
-        result = solve_instance(family, inst, str(instance), backend.value if backend else None,
-                                opts, fmt)
+    if islands is not None and backend is not None:
+        raise InputError("--islands chooses its own methods; drop --backend "
+                         "(--island-methods names them)")
+    result = None
+    try:
+        if islands is not None:
+            family, inst = load_instance(instance, fmt)
+            best.attach(family, inst)
+            result = solve_islands(family, inst, str(instance), opts, islands, scheduler)
+        else:
+            family, inst, opts = read(instance, opts, fmt)
+            best.attach(family, inst)
+            result = solve_instance(family, inst, str(instance),
+                                    backend.value if backend else None, opts, fmt)
+    except KeyboardInterrupt:
+        _answer_interrupt(best, None, opts, (out_file, render, write_best), as_json)
+        raise  # no verified board: main() answers `interrupted` alone
+    if interrupt.received:  # the solvers stopped at the signal and answered
+        _answer_interrupt(best, result, opts, (out_file, render, write_best), as_json)
     _claim()  # from here the answer is ours to give, not the watchdog's
+    best.keep(result)  # the checkpoint ends on the answer's board when that is better
     if out_file or render:
         _write_outputs(result, family, inst, out_file, render, write_best)
     if as_json:
@@ -281,7 +306,34 @@ def solve(
 ANSWERING = threading.RLock()
 
 
-def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_json: bool) -> None:
+def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
+                      outputs: tuple[Path | None, Path | None, bool], as_json: bool) -> None:
+    """Ctrl-C, SIGTERM or SIGHUP: answer with the best verified board, else the result the
+    stopped solve gave (status interrupted, exit 128 + the signal), write it to -o and
+    --render as a result is written, and end; return when there is neither."""
+    from .core import interrupt
+
+    if result is not None:
+        best.keep(result)
+    kept = best.close() or result
+    if kept is None:
+        return
+    interrupt.hold()  # a second Ctrl-C while the answer is written would tear it
+    _claim()
+    res = replace(kept, status=Status.INTERRUPTED,
+                  seconds=time.monotonic() - (opts.clock_from or opts.started or 0.0),
+                  stats={**kept.stats, "interrupted_by": interrupt.signal_name()})
+    if outputs[0] or outputs[1]:
+        _write_outputs(res, best.family, best.instance, *outputs)
+    if as_json:
+        print(json.dumps(res.to_json()))
+    else:
+        _print_result(res)
+    _leave(interrupt.exit_code())
+
+
+def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_json: bool,
+                 best) -> None:
     """A quarter of the limit's allowance after it, a run that has not begun to answer is
     ended with a timeout by a watchdog (core.limits.watchdog); the rest is for ending the
     process (lanes killed, CBC and its files removed by their watchers): half of the 1 s of
@@ -291,21 +343,18 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
     limit = opts.time_limit
     start = opts.clock_from
     last = start + limit + allowance(limit) * 3 / 4
-    best: list[SolveResult] = []  # the best verified board the run has found so far
 
-    def keep(res: SolveResult) -> None:
-        if not best or res.objective > best[0].objective:
-            best[:] = [res]
-            last_answer(*_plain_answer(watchdog_answer(instance, backend, opts.seed,
-                                                       last - start, res), as_json))
+    def keep(res: SolveResult) -> None:  # the last resort answers with the best board too
+        last_answer(*_plain_answer(watchdog_answer(instance, backend, opts.seed,
+                                                   last - start, res), as_json))
 
-    opts.on_verified = keep
+    best.listeners.append(keep)
 
     def expire() -> None:
         if not _claim(blocking=False):
             return  # the solve is printing its answer
         res = watchdog_answer(instance, backend, opts.seed, time.monotonic() - start,
-                              best[0] if best else None)
+                              best.close())
         if as_json:
             print(json.dumps(res.to_json()))
         else:
@@ -387,7 +436,8 @@ def _wrote(*paths: Path | str) -> None:
 
 
 def _print_result(result) -> None:
-    colour = {"solved": "green", "feasible": "yellow", "infeasible": "red"}.get(
+    colour = {"solved": "green", "feasible": "yellow", "interrupted": "yellow",
+              "infeasible": "red"}.get(
         result.status.value, "red"
     )
     console().print(f"[{colour}]{result.status.value}[/{colour}]", end="")

@@ -56,6 +56,22 @@ def install(stop: threading.Event = STOP) -> None:
         threading.Thread(target=relay, daemon=True, name="signal-relay").start()
 
 
+def _note(signum: int, _frame) -> None:
+    received.append(signum)
+
+
+def hold() -> None:
+    """From the main thread, while the run's answer is given: a further signal is noted and
+    raises nothing (the process ends with the answer, at once)."""
+    for sig in SIGNALS:
+        signal.signal(sig, _note)
+
+
+def signal_name() -> str:
+    """The name of the signal that ended the run (SIGINT when none did)."""
+    return signal.Signals(received[0] if received else signal.SIGINT).name
+
+
 def exit_code() -> int:
     """128 + the signal's number, as a shell reports a process a signal ended (130: Ctrl-C)."""
     return 128 + (received[0] if received else signal.SIGINT)

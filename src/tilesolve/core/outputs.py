@@ -7,6 +7,7 @@ best board that is not a solution is marked as such the same way everywhere.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 from . import draw as drawing
@@ -41,6 +42,50 @@ def write_solution(family: Family, instance, solution: Solution, path: str | Pat
     text = solution_text(family, instance, solution, path, result)
     write_text_atomic(path, text)
     return path
+
+
+class BestBoard:
+    """The best verified board of a run as it improves (`keep`, fed by
+    `SolveOptions.on_verified` from any thread), written at each improvement to its `paths`
+    (--checkpoint, -o), whole or not at all: a kill -9 loses at most the last improvement.
+    `close` hands over the best and ends the writing, so that a board a solver reports while
+    the run's answer is being given cannot replace the answer's file."""
+
+    def __init__(self, paths: list[Path] | tuple = ()) -> None:
+        self.paths = [Path(p) for p in paths]
+        self.result: SolveResult | None = None
+        self.family: Family | None = None
+        self.instance = None
+        self.listeners: list = []  # told of each new best after it is written
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def attach(self, family: Family, instance) -> None:
+        """The instance the boards are written for (boards before it are kept, not written)."""
+        self.family, self.instance = family, instance
+
+    def keep(self, res: SolveResult) -> None:
+        with self.lock:
+            if self.closed or not res.verified or res.board is None:
+                return
+            if self.result is not None and _score(res) <= _score(self.result):
+                return
+            self.result = res
+            if self.family is not None:
+                for path in self.paths:
+                    write_solution(self.family, self.instance, res.board, path, res)
+            for listener in self.listeners:
+                listener(res)
+
+    def close(self) -> SolveResult | None:
+        """The best verified result kept; no file is written after this."""
+        with self.lock:
+            self.closed = True
+            return self.result
+
+
+def _score(res: SolveResult) -> float:
+    return float("-inf") if res.objective is None else res.objective
 
 
 def check_drawing_path(path: str | Path) -> Path:

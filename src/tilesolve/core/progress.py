@@ -26,6 +26,8 @@ Improvements are streamed as JSON lines to a file when asked (`--log-jsonl FILE`
 seconds, "score": s, "max": m, "source": ..., "lane": ..., "verified": true} for every better
 verified score (optimisation runs; islands add "island", "method", "epoch"), and without an
 objective every better `best` a solver reports ("verified": false: a GA's fitness, say).
+With `boards` (--log-boards) each verified line also holds the board as "solution", in the
+form `solve --json` prints it, so that a line saved as a file is read by `tilesolve verify`.
 Lines are flushed at once, so `tail -f` follows a run.
 """
 
@@ -73,11 +75,12 @@ def number(value: Any) -> str:
 class Progress:
     def __init__(self, jsonl: str | None = None, show: str | None = None,
                  max_score: float | None = None, scored: bool = True,
-                 delay: float = DELAY) -> None:
+                 delay: float = DELAY, boards: bool = False) -> None:
         """`show`: "live" (the status line on stderr, drawn even when stderr is not a
         terminal), "log" (a line every LOG_GAP seconds) or None; `scored`: verified scores
         come through `note` (optimisation), so reported `best` values are not logged as
-        improvements."""
+        improvements; `boards`: verified lines carry their board."""
+        self.boards = boards
         self.t0 = time.perf_counter()
         self.best: float | None = None
         self.best_lane: str | None = None
@@ -103,14 +106,17 @@ class Progress:
             self.file.flush()
 
     def note(self, score: float | None, source: str | None, lane: str | None = None,
-             **extra) -> bool:
+             result=None, **extra) -> bool:
         """Record a verified score; True when it beats the best so far. `extra` fields (an
-        island's number and method, say) go into the JSON line as they are."""
+        island's number and method, say) go into the JSON line as they are; `result`, the
+        SolveResult scored, gives the line its board when `boards` asks for it."""
         with self.lock:
             if score is None or (self.best is not None and score <= self.best):
                 return False
             self.best = score
             self.best_lane = source if lane in (None, source) else f"{lane}/{source}"
+            if self.boards and result is not None and self.file is not None:
+                extra["solution"] = result.solution
             self._log({"t": self.elapsed(), "score": score, "max": self.max_score,
                        "source": source, "lane": lane, "verified": True, **extra})
         return True

@@ -35,11 +35,16 @@ class Status(str, enum.Enum):
     """No verified solution within the time limit."""
     ERROR = "error"
     """A backend failed, or its answer failed verification."""
+    INTERRUPTED = "interrupted"
+    """Ended by Ctrl-C, SIGTERM or SIGHUP; the board, when there is one, is the best verified
+    board found by then."""
 
     @property
     def exit_code(self) -> int:
-        """The command line's exit code for this status (0, 3, 4 or 1)."""
-        return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1}[self.value]
+        """The command line's exit code for this status (0, 3, 4 or 1; 130 interrupted, which
+        the command line makes 128 + the signal's number)."""
+        return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1,
+                "interrupted": 130}[self.value]
 
 
 class StopFlag:
@@ -73,6 +78,7 @@ class SolveOptions:
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
     progress_jsonl: str | None = None  # stream every improvement of the best score here
+    log_boards: bool = False  # each verified line of progress_jsonl carries its board too
     # live status line on stderr (core.progress): None = when stderr is a terminal (the
     # command line's default); False by default, so library calls and benchmarks stay silent
     progress: bool | None = False

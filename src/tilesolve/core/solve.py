@@ -143,8 +143,8 @@ def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions
     from .progress import Progress, display
 
     show = display(opts)
-    progress = Progress(opts.progress_jsonl, show, scored=bool(opts.objective)) \
-        if opts.progress_jsonl or show else None
+    progress = Progress(opts.progress_jsonl, show, scored=bool(opts.objective),
+                        boards=opts.log_boards) if opts.progress_jsonl or show else None
     if progress is not None:
         listener = opts.on_report
 
@@ -167,7 +167,7 @@ def _watch(family: Family, instance, path: str, backend: str, opts: SolveOptions
         streamed[:] = [res]
         if progress is not None:
             progress.max_score = res.objective_max
-            progress.note(res.objective, source or backend, backend)
+            progress.note(res.objective, source or backend, backend, res)
         if told is not None:
             told(res)
 

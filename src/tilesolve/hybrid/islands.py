@@ -277,7 +277,7 @@ class Islands:
         self.rescored = 0
         self.rejected: list[dict] = []
         self.max_score: float | None = None
-        self.progress = Progress(opts.progress_jsonl, display(opts))
+        self.progress = Progress(opts.progress_jsonl, display(opts), boards=opts.log_boards)
 
     def now(self) -> float:
         return time.perf_counter() - self.t0
@@ -309,8 +309,10 @@ class Islands:
             self.island_best[island] = found
         if self.best is None or found.score > self.best.score:
             self.best = found
-            self.progress.note(found.score, found.source or method, lane, island=island,
+            self.progress.note(found.score, found.source or method, lane, res, island=island,
                                epoch=epoch, method=method)
+            if self.opts.on_verified is not None:
+                self.opts.on_verified(res)
         return found
 
     def _reject(self, msg: dict, why: str) -> None:

@@ -198,7 +198,8 @@ class Portfolio:
         self.deadline = None if left is None else \
             self.t0 + left - min(grace_for(opts.time_limit, won=False), left / 4)
         self.counter = 0  # side lanes started, for their names
-        self.progress = Progress(opts.progress_jsonl, display(opts), scored=bool(opts.objective))
+        self.progress = Progress(opts.progress_jsonl, display(opts), scored=bool(opts.objective),
+                                 boards=opts.log_boards)
         self.standings = Standings(family, instance, path, opts, self.progress)
         self.hints = HintFlow(self)
         self.cbgi = Cbgi(self)

@@ -74,7 +74,7 @@ class Standings:
             rep = self.family.verify(self.instance, solution, self.opts.objective)
             self.progress.max_score = rep.max_score
         self.progress.note(res.objective, source or self.records.get(lane, {}).get("backend"),
-                           lane)
+                           lane, res)
 
     def settle(self, seconds: float) -> tuple[str | None, SolveResult]:
         """At the end: the lanes still running are marked stopped; the winner, else the best
