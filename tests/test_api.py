@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 import typing
@@ -326,3 +327,32 @@ def test_the_package_ships_its_type_information():
     assert "py.typed" in setup["package-data"]["tilesolve"]
     hints = typing.get_type_hints(tilesolve.Result.objective.fget)
     assert hints["return"] == int | None
+
+
+INTERRUPTED = """
+import sys, tilesolve
+puzzle = tilesolve.load(sys.argv[1])
+def told(improvement):
+    print("BETTER", improvement.objective, flush=True)
+result = puzzle.solve("lns", objective="matches", seed=1, on_solution=told)
+print("RESULT", result.status.value, puzzle.verify(result.best, "matches").score, result.objective,
+      result.stats["interrupted_by"], flush=True)
+"""
+
+
+def test_an_interrupted_solve_returns_its_best_verified_board(tmp_path):
+    """Ctrl-C in a script used to raise KeyboardInterrupt out of solve() and lose the board."""
+    script = tmp_path / "run.py"
+    script.write_text(INTERRUPTED)
+    proc = subprocess.Popen([sys.executable, str(script), str(INSTANCES / "e2_16x16.txt")],
+                            stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert proc.stdout.readline().startswith("BETTER")  # a verified board is kept
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    result = out.splitlines()[-1].split()
+    assert proc.returncode == 0, out
+    assert result[0] == "RESULT" and result[1] == "interrupted"
+    assert int(result[2]) == int(result[3]) > 0 and result[4] == "KeyboardInterrupt"

@@ -12,7 +12,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -126,19 +126,28 @@ class Puzzle:
                solver_params: Mapping[str, Any] | None, opts: SolveOptions) -> Result:
         opts.check()
         opts.start_clock()
+        from .core.outputs import BestBoard
         from .dispatch import default_backend, solve_instance
 
         backend = backend or default_backend(self._family, self.instance, opts)
         if solver_params is not None:
             opts.params[backend] = _native(backend, solver_params)
         tell = _Teller(on_solution, opts) if on_solution is not None else None
-        if tell is not None:
-            opts.on_verified = tell.hear
+        best = BestBoard()  # what a Ctrl-C returns
+        opts.on_verified = best.keep if tell is None else _both(best.keep, tell.hear)
         # options that reshape the instance (edge matching's clues) work on a copy
         changes = set(self._family.options.names()) & set(opts.params)
         instance = _copy(self.instance) if changes else self.instance
-        with self._file(backend) as path:
-            res = solve_instance(self._family, instance, path, backend, opts, self._fmt)
+        try:
+            with self._file(backend) as path:
+                res = solve_instance(self._family, instance, path, backend, opts, self._fmt)
+        except KeyboardInterrupt:
+            kept = best.close()
+            if kept is None:
+                raise  # nothing verified yet: the interrupt is the caller's
+            res = replace(kept, status=Status.INTERRUPTED, stats={
+                **kept.stats, "interrupted_by": "KeyboardInterrupt"},
+                seconds=time.monotonic() - (opts.started or time.monotonic()))
         res.instance = self.name
         if tell is not None:
             tell.hear(res)  # the final board, when no improvement told of it
@@ -448,6 +457,14 @@ class _Teller:
         start = self.opts.started if self.opts.started is not None else time.monotonic()
         self.callback(Improvement(dict(res.board), score, _score(res.objective_max),
                                   round(time.monotonic() - start, 4), res.backend))
+
+
+def _both(*hooks: Callable[[SolveResult], Any]) -> Callable[[SolveResult], None]:
+    def hear(res: SolveResult) -> None:
+        for hook in hooks:
+            hook(res)
+
+    return hear
 
 
 def _score(value: float | None) -> int | None:
