@@ -83,7 +83,7 @@ def finish(
             res.status = Status.ERROR
             res.violations = [v.to_json() for v in report.violations]
             res.stats["error"] = "solver answer failed verification"
-    elif status == Status.TIMEOUT:
+    elif status.ran_out:
         # A best-so-far board (GA, optimisation) is shown but never called solved.
         res.verified = report.ok
         if not report.ok:

@@ -375,6 +375,9 @@ class Portfolio:
         name, res = self.standings.settle(seconds)
         res.backend = "portfolio"
         res.seconds = seconds
+        if res.status == Status.BUDGET and self.deadline is not None \
+                and time.perf_counter() >= self.deadline:
+            res.status = Status.TIMEOUT  # a lane's budget, but the race ran to its limit
         lane_stats = res.stats
         res.stats = {
             "winner": name if won else None,
