@@ -45,3 +45,39 @@ def test_a_precheck_proof_is_labelled_precheck(cli, tmp_path):
     assert r.stdout.startswith("infeasible by precheck (cpsat did not run) in ")
     obj = json.loads(cli("solve", path, "--json").stdout)
     assert obj["status"] == "infeasible" and obj["stats"]["proved_by"] == "precheck"
+
+
+def test_a_stopped_cpsat_run_reports_its_bound_and_gap():
+    from tilesolve.backends import cpsat
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import SolveOptions, Status
+    from tilesolve.core.verdict import finish
+    from tilesolve.families.edgematch.cpsat import EdgeCpsat
+
+    family, inst = load_instance(INSTANCES / "e2_6x6.txt")
+    opts = SolveOptions(threads=1, objective="matches")
+    # a deterministic limit stops it the same way whatever the machine's load
+    out = cpsat.run(EdgeCpsat(inst, "matches"), opts, max_deterministic_time=1.0)
+    assert out.status == Status.FEASIBLE
+    bound, gap = out.stats["bound"], out.stats["gap"]
+    assert bound >= out.objective and gap == round((bound - out.objective) / out.objective, 6)
+    res = finish(family, inst, "e2_6x6", "cpsat", out, opts, 1.0)
+    assert res.status == Status.FEASIBLE and res.objective_max == 60
+    assert res.objective <= res.stats["bound"] <= 60  # no higher than the checker's maximum
+    assert res.stats["gap"] == round((res.stats["bound"] - res.objective) / res.objective, 6)
+    assert res.to_json()["stats"]["gap"] > 0
+
+
+def test_a_stopped_highs_run_reports_its_bound_and_gap():
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import SolveOptions, Status
+    from tilesolve.core.solve import solve_backend
+
+    family, inst = load_instance(INSTANCES / "e2_8x8.txt")
+    opts = SolveOptions(time_limit=5, threads=1, objective="matches",
+                        params={"solver": "highs"})
+    res = solve_backend(family, inst, "e2_8x8", "milp", opts)
+    # HiGHS's first incumbent comes at its root (0.1 s); 5 s cannot prove 112 joins optimal
+    assert res.status == Status.FEASIBLE and res.verified
+    assert res.objective < res.stats["bound"] <= 112
+    assert res.stats["gap"] == round((res.stats["bound"] - res.objective) / res.objective, 6)

@@ -233,12 +233,15 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
     start = opts.clock_from
     last = start + limit + allowance(limit) * 3 / 4
     best: list[SolveResult] = []  # the best verified board the run has found so far
+    seen: dict = {}  # an exact solver's last reported fields: its bound for the answer
+    if backend in ("cpsat", "milp"):
+        opts.on_report = seen.update
 
     def keep(res: SolveResult) -> None:
         if not best or res.objective > best[0].objective:
             best[:] = [res]
             last_answer(*_plain_answer(watchdog_answer(instance, backend, opts.seed,
-                                                       last - start, res), as_json))
+                                                       last - start, res, seen), as_json))
 
     opts.on_verified = keep
 
@@ -246,7 +249,7 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
         if not _claim(blocking=False):
             return  # the solve is printing its answer
         res = watchdog_answer(instance, backend, opts.seed, time.monotonic() - start,
-                              best[0] if best else None)
+                              best[0] if best else None, seen)
         if as_json:
             print(json.dumps(res.to_json()))
         else:
@@ -281,12 +284,19 @@ def _claim(blocking: bool = True) -> bool:
 
 
 def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: float,
-                    best: SolveResult | None):
+                    best: SolveResult | None, seen: dict | None = None):
     """The watchdog's answer: the best verified board the run found, as a run stopped at the
-    limit answers with it (feasible, verified), else a timeout."""
-    stopped = {"stopped": "the time limit ran out before the solver stopped"}
+    limit answers with it (feasible, verified), else a timeout; with the bound the solver
+    last reported (`seen`), as a run stopped at the limit gives it."""
+    from .core.result import bound_and_gap
+    from .core.verdict import score_gap
+
+    stopped = {"stopped": "the time limit ran out before the solver stopped",
+               **bound_and_gap(None, (seen or {}).get("bound"))}
     if best is not None:
-        return replace(best, seconds=seconds, stats={**best.stats, **stopped})
+        res = replace(best, seconds=seconds, stats={**best.stats, **stopped})
+        score_gap(res, True)
+        return res
     return SolveResult(str(instance), _family_named(instance), backend or "cpsat",
                        Status.TIMEOUT, False, seconds, seed=seed, stats=stopped)
 

@@ -163,6 +163,19 @@ class SolveOptions:
             cb(solution, fitness)
 
 
+def bound_and_gap(objective: float | None, bound: float | None) -> dict[str, float | None]:
+    """A stopped optimisation's `bound` (no board scores more, or less when minimising) and
+    `gap`, CP-SAT's relative gap |bound - objective| / max(1, |objective|) (Gurobi divides by
+    |objective| alone, infinite at 0); the gap is None without an incumbent. Empty without a
+    finite bound (a solver that has none)."""
+    if bound is None or not math.isfinite(bound):
+        return {}
+    bound = round(bound, 6)
+    if objective is None:
+        return {"bound": bound, "gap": None}
+    return {"bound": bound, "gap": round(abs(bound - objective) / max(1.0, abs(objective)), 6)}
+
+
 @dataclass
 class Outcome:
     """What a backend found, before verification."""
