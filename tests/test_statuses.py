@@ -81,3 +81,34 @@ def test_a_stopped_highs_run_reports_its_bound_and_gap():
     assert res.status == Status.FEASIBLE and res.verified
     assert res.objective < res.stats["bound"] <= 112
     assert res.stats["gap"] == round((res.stats["bound"] - res.objective) / res.objective, 6)
+
+
+def test_verify_json_has_a_status(cli, tmp_path):
+    out = tmp_path / "board.txt"
+    r = cli("solve", INSTANCES / "e2_4x4.txt", "-o", out)
+    assert r.returncode == 0, r.stderr
+    good = cli("verify", INSTANCES / "e2_4x4.txt", out, "--json")
+    assert good.returncode == 0 and json.loads(good.stdout)["status"] == "valid"
+    rows = out.read_text().splitlines()
+    rows[0], rows[1] = rows[1], rows[0]  # two rows swapped: joins broken
+    out.write_text("\n".join(rows) + "\n")
+    bad = cli("verify", INSTANCES / "e2_4x4.txt", out, "--json")
+    obj = json.loads(bad.stdout)
+    assert bad.returncode == 1 and obj["status"] == "invalid" and obj["violations"]
+
+
+def test_info_json_has_a_status_and_a_numeric_search_space(cli):
+    import math
+
+    obj = json.loads(cli("info", INSTANCES / "e2_6x6.txt", "--json").stdout)
+    assert obj["status"] == "ok" and obj["family"] == "edgematch"
+    # 4 corners, 16 border and 16 inner pieces permuted, inner ones in 4 rotations
+    want = math.factorial(4) * math.factorial(16) * math.factorial(16) * 4 ** 16
+    assert obj["search_space"] == want
+    assert obj["search_space_log10"] == round(math.log10(want), 3)
+    hidato = json.loads(cli("info", INSTANCES / "hidato_37_01.txt", "--json").stdout)
+    assert hidato["status"] == "ok" and hidato["search_space"] == math.factorial(37 - 13)
+    magic = json.loads(cli("info", INSTANCES / "magichex_3.txt", "--json").stdout)
+    assert magic["status"] == "ok" and "search_space" not in magic
+    text = cli("info", INSTANCES / "e2_6x6.txt").stdout
+    assert "10^37.7" in text and str(want) not in text

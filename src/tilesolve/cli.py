@@ -402,7 +402,8 @@ def verify(
         sol = family.read_solution(inst, solution)
     report = family.verify(inst, sol, objective.value if objective else None)
     if as_json:
-        print(json.dumps({"instance": str(instance), "family": family.name, **report.to_json()}))
+        print(json.dumps({"status": "valid" if report.ok else "invalid",
+                          "instance": str(instance), "family": family.name, **report.to_json()}))
     else:
         console().print(report.summary(), highlight=False)
         for v in report.violations:
@@ -420,13 +421,16 @@ def info(
     family, inst = load_instance(instance, fmt)
     data = family.info(inst)
     if as_json:
-        print(json.dumps(data))
+        print(json.dumps({"status": "ok", "instance": str(instance), **data}))
         return
     from rich.table import Table
 
     table = Table(show_header=False, title=str(instance))
     for k, v in data.items():
-        table.add_row(k, str(v))
+        if k == "search_space" and "search_space_log10" in data:  # as long as its exponent
+            v = f"10^{data['search_space_log10']:.1f}"
+        if k != "search_space_log10":
+            table.add_row(k, str(v))
     console().print(table)
 
 
