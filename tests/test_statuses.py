@@ -112,3 +112,19 @@ def test_info_json_has_a_status_and_a_numeric_search_space(cli):
     assert magic["status"] == "ok" and "search_space" not in magic
     text = cli("info", INSTANCES / "e2_6x6.txt").stdout
     assert "10^37.7" in text and str(want) not in text
+
+
+def test_the_portfolios_lanes_get_the_whole_limit_left():
+    """As data, not a timing: the limit handed to each lane ends where the race's does, with
+    nothing kept back (a grace kept back stopped the lanes of `-t 8` at 5.2 s)."""
+    from tilesolve.core.result import SolveOptions, Status
+    from tilesolve.dispatch import solve_file
+
+    opts = SolveOptions(time_limit=30, threads=2, params={"backends": "cpsat,sat"})
+    res = solve_file(INSTANCES / "e2_4x4.txt", "portfolio", opts)
+    assert res.status == Status.SOLVED
+    left = res.stats["time_limit"]  # what reading the file left of the 30 s
+    assert 29 < left <= 30
+    for lane in res.stats["backends"].values():
+        # `started` is taken once the lane's process has been started (a few ms)
+        assert lane["time_limit"] + lane["started"] == pytest.approx(left, abs=0.25)
