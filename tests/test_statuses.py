@@ -128,3 +128,28 @@ def test_the_portfolios_lanes_get_the_whole_limit_left():
     for lane in res.stats["backends"].values():
         # `started` is taken once the lane's process has been started (a few ms)
         assert lane["time_limit"] + lane["started"] == pytest.approx(left, abs=0.25)
+
+
+def test_the_watchdogs_answer_keeps_the_solvers_last_bound():
+    """A MILP run the watchdog answers for (HiGHS in its root, which does not look at its
+    interrupt, ran 3.8 s past `-t 6` on the 8x8) keeps the bound HiGHS last reported, not
+    only a `stopped` note; with a verified board, its gap in the checker's terms."""
+    from pathlib import Path
+
+    from tilesolve.cli import watchdog_answer
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import SolveOptions, Status
+    from tilesolve.core.solve import solve_backend
+
+    path = INSTANCES / "e2_6x6.txt"
+    bare = watchdog_answer(Path(path), "milp", 0, 6.2, None, {"best": 1.0, "bound": 749.0})
+    assert bare.status == Status.TIMEOUT and bare.stats["stopped"]
+    assert (bare.stats["bound"], bare.stats["gap"]) == (749.0, None)
+    family, inst = load_instance(path)
+    best = solve_backend(family, inst, str(path), "cpsat",
+                         SolveOptions(threads=1, objective="matches",
+                                      params={"cpsat": {"max_deterministic_time": 1.0}}))
+    assert best.status == Status.FEASIBLE
+    res = watchdog_answer(Path(path), "milp", 0, 6.2, best, {"bound": 749.0})
+    assert res.status == Status.FEASIBLE and res.stats["bound"] == 60  # the checker's max
+    assert res.stats["gap"] == round((60 - best.objective) / best.objective, 6)
