@@ -136,14 +136,14 @@ def test_count_tantrix_and_the_magic_hexagon():
 def test_backend_options_reach_the_backend_and_best_boards_stay_apart(tmp_path):
     puzzle = tilesolve.load(INSTANCES / "e2_16x16.txt")
     result = puzzle.solve(backend="ga", generations=2, population=20, seed=3)
-    assert result.status == Status.TIMEOUT and result.stats["population"] == 20
+    assert result.status == Status.BUDGET and result.stats["population"] == 20
     assert result.solution is None and len(result.best) == 256
     report = result.verify()
     assert not report.ok and len(report.violations) == result.stats["broken_rules"]
     with pytest.raises(InputError, match="no verified solution; best=True"):
         result.render(tmp_path / "x.svg")
     written = result.write(tmp_path / "best.txt", best=True)
-    assert written.read_text().startswith("# not a solution: the best board of a timeout run")
+    assert written.read_text().startswith("# not a solution: the best board of a budget run")
     assert len(puzzle.verify(written).violations) == result.stats["broken_rules"]
     with pytest.raises(ValueError, match="argument 'population' expects a positive integer"):
         puzzle.solve(backend="ga", population="lots")

@@ -38,7 +38,7 @@ def test_run_one_reports_errors_as_rows_and_ga_evaluations():
     assert row["status"] == "error" and "no such file" in row["error"]
     ga = bench.run_one(TINY[0], "ga", 1, {"time_limit": 30, "max_evaluations": 200000})
     assert ga["family"] == "edgematch" and ga["cells"] == 16
-    assert ga["status"] in ("solved", "timeout") and ga["evaluations"] > 0
+    assert ga["status"] in ("solved", "budget") and ga["evaluations"] > 0
 
 
 def test_summary_counts_successes_and_times_of_successful_runs_only():
@@ -47,14 +47,15 @@ def test_summary_counts_successes_and_times_of_successful_runs_only():
          "status": st, "solved": st == "solved", "seconds": t, "objective": None,
          "evaluations": ev}
         for s, (st, t, ev) in enumerate([("solved", 1.0, 10), ("solved", 3.0, 30),
-                                         ("timeout", 9.0, 50)])
+                                         ("timeout", 9.0, 50), ("budget", 2.0, 80)])
     ]
     (s,) = bench.summarise(rows)
-    assert (s["runs"], s["solved"]) == (3, 2)
-    assert s["success_rate"] == pytest.approx(2 / 3, abs=1e-3)
+    assert (s["runs"], s["solved"]) == (4, 2)
+    assert s["success_rate"] == pytest.approx(2 / 4, abs=1e-3)
     assert s["mean_seconds"] == 2.0 and s["median_seconds"] == 2.0
-    assert s["mean_evaluations"] == 30.0
-    assert s["timeouts"] == 1 and s["par2_seconds"] is None  # no limit given: no PAR-2
+    assert s["mean_evaluations"] == 42.5
+    assert s["timeouts"] == 1 and s["budgets"] == 1  # the clock, and a GA's own budget
+    assert s["par2_seconds"] is None  # no limit given: no PAR-2
 
 
 def test_summary_charges_timeouts_at_the_limit():

@@ -104,15 +104,15 @@ def test_out_and_render_write_solutions_only_unless_asked(cli, tmp_path):
     big = INSTANCES / "e2_16x16.txt"
     out, png = tmp_path / "best.txt", tmp_path / "best.png"
     # a GA run of two generations (not a short -t: Python's start-up counts against -t and
-    # alone can use a second on a busy machine) ends as a timeout with a best board
+    # alone can use a second on a busy machine) ends on its budget (exit 5) with a best board
     args = ["solve", big, "--backend", "ga", "--generations", "2", "--population", "20",
             "-o", out, "--render", png]
     r = cli(*args)
-    assert r.returncode == 4 and not out.exists() and not png.exists()
+    assert r.returncode == 5 and not out.exists() and not png.exists()
     r = cli(*args, "--write-best")
-    assert r.returncode == 4 and png.stat().st_size > 0
+    assert r.returncode == 5 and png.stat().st_size > 0
     first = out.read_text().splitlines()[0]
-    assert first.startswith("# not a solution: the best board of a timeout run (")
+    assert first.startswith("# not a solution: the best board of a budget run (")
     assert cli("verify", big, out).returncode == 1  # readable, and shown to be no solution
     assert set(tmp_path.iterdir()) == {out, png}  # no temporary file left beside them
 
@@ -181,7 +181,7 @@ def test_ga_best_board_is_described_by_the_checkers_count(cli, tmp_path, instanc
     rules its best board breaks, never the fitness."""
     best = tmp_path / "best.txt"
     r = cli("solve", instance, "--backend", "ga", *budget, "-o", best, "--write-best")
-    assert r.returncode == 4, r.stderr
+    assert r.returncode == 5, r.stderr
     head = r.stdout.splitlines()[0]
     assert "objective" not in r.stdout and "fitness" not in head
     broken = int(head.split("best board breaks ")[1].split(" rule(s)")[0])

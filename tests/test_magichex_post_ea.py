@@ -140,7 +140,7 @@ def test_paper_budgets_and_the_posts_first_setting():
     opts = SolveOptions(seed=0, params={"population": "100", "p_cand": "0.2",
                                         "generations": "300"})
     out = ga.solve(inst, opts)
-    assert out.status == Status.TIMEOUT and out.stats["candidates"] == 20
+    assert out.status == Status.BUDGET and out.stats["candidates"] == 20
     assert out.stats["generations"] == 300 and out.stats["evaluations"] == 100 * 301
     assert out.objective == out.stats["best_fitness"] < 0
     assert verify(inst, out.solution).kinds().get("repeated-number") is None

@@ -234,7 +234,8 @@ class Result:
     @property
     def status(self) -> Status:
         """`solved` (for an objective: proven optimal), `feasible` (verified, not proven
-        optimal), `infeasible` (proven), `timeout` or `error`."""
+        optimal), `infeasible` (proven), `timeout`, `budget` (a GA's evaluations or
+        generations spent first) or `error`."""
         return self._raw.status
 
     @property

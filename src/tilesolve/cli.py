@@ -343,10 +343,13 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
     limit = opts.time_limit
     start = opts.clock_from
     last = start + limit + allowance(limit) * 3 / 4
+    seen: dict = {}  # an exact solver's last reported fields: its bound for the answer
+    if backend in ("cpsat", "milp"):
+        opts.on_report = seen.update
 
     def keep(res: SolveResult) -> None:  # the last resort answers with the best board too
         last_answer(*_plain_answer(watchdog_answer(instance, backend, opts.seed,
-                                                   last - start, res), as_json))
+                                                   last - start, res, seen), as_json))
 
     best.listeners.append(keep)
 
@@ -354,7 +357,7 @@ def _guard_limit(instance: Path, backend: str | None, opts: SolveOptions, as_jso
         if not _claim(blocking=False):
             return  # the solve is printing its answer
         res = watchdog_answer(instance, backend, opts.seed, time.monotonic() - start,
-                              best.close())
+                              best.close(), seen)
         if as_json:
             print(json.dumps(res.to_json()))
         else:
@@ -389,12 +392,19 @@ def _claim(blocking: bool = True) -> bool:
 
 
 def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: float,
-                    best: SolveResult | None):
+                    best: SolveResult | None, seen: dict | None = None):
     """The watchdog's answer: the best verified board the run found, as a run stopped at the
-    limit answers with it (feasible, verified), else a timeout."""
-    stopped = {"stopped": "the time limit ran out before the solver stopped"}
+    limit answers with it (feasible, verified), else a timeout; with the bound the solver
+    last reported (`seen`), as a run stopped at the limit gives it."""
+    from .core.result import bound_and_gap
+    from .core.verdict import score_gap
+
+    stopped = {"stopped": "the time limit ran out before the solver stopped",
+               **bound_and_gap(None, (seen or {}).get("bound"))}
     if best is not None:
-        return replace(best, seconds=seconds, stats={**best.stats, **stopped})
+        res = replace(best, seconds=seconds, stats={**best.stats, **stopped})
+        score_gap(res, True)
+        return res
     return SolveResult(str(instance), _family_named(instance), backend or "cpsat",
                        Status.TIMEOUT, False, seconds, seed=seed, stats=stopped)
 
@@ -501,7 +511,8 @@ def verify(
         sol = family.read_solution(inst, solution)
     report = family.verify(inst, sol, objective.value if objective else None)
     if as_json:
-        print(json.dumps({"instance": str(instance), "family": family.name, **report.to_json()}))
+        print(json.dumps({"status": "valid" if report.ok else "invalid",
+                          "instance": str(instance), "family": family.name, **report.to_json()}))
     else:
         console().print(report.summary(), highlight=False)
         for v in report.violations:
@@ -519,13 +530,16 @@ def info(
     family, inst = load_instance(instance, fmt)
     data = family.info(inst)
     if as_json:
-        print(json.dumps(data))
+        print(json.dumps({"status": "ok", "instance": str(instance), **data}))
         return
     from rich.table import Table
 
     table = Table(show_header=False, title=str(instance))
     for k, v in data.items():
-        table.add_row(k, str(v))
+        if k == "search_space" and "search_space_log10" in data:  # as long as its exponent
+            v = f"10^{data['search_space_log10']:.1f}"
+        if k != "search_space_log10":
+            table.add_row(k, str(v))
     console().print(table)
 
 

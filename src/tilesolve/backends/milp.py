@@ -62,7 +62,7 @@ import pulp
 
 from ..core.errors import InputError
 from ..core.options import Option, Options
-from ..core.result import Outcome, Solution, SolveOptions, Status
+from ..core.result import Outcome, Solution, SolveOptions, Status, bound_and_gap
 from ..core.scratch import kill_users, scratch_folder
 from . import counting, native
 from .compiled import CompiledModel
@@ -181,6 +181,17 @@ def _has_incumbent(prob: pulp.LpProblem, name: str) -> bool:
     return True
 
 
+def _bound(prob: pulp.LpProblem, name: str) -> float | None:
+    """HiGHS's proven bound on the objective, in the model's terms (PuLP hands HiGHS a
+    maximisation negated); None before a round ran, and for CBC, whose bound PuLP does not
+    read back (its solution file holds none)."""
+    model = getattr(prob, "solverModel", None)
+    if name != "highs" or model is None:
+        return None
+    bound = model.getInfo().mip_dual_bound
+    return prob.sense * bound if abs(bound) < float("inf") else None
+
+
 def _value(var: pulp.LpVariable) -> float:
     return var.varValue if var.varValue is not None else 0.0
 
@@ -228,7 +239,9 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
         stats["variables"] = prob.numVariables()
         stats["constraints"] = prob.numConstraints()
         obj = pulp.value(prob.objective) if optimise and sol is not None else None
-        return Outcome(status, sol, obj, None, stats)
+        bound = _bound(prob, name) if optimise and status != Status.INFEASIBLE else None
+        stats.update(bound_and_gap(obj, bound))
+        return Outcome(status, sol, obj, bound, stats)
 
     while True:
         left = None if deadline is None else deadline - time.monotonic()

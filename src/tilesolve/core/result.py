@@ -33,6 +33,10 @@ class Status(str, enum.Enum):
     """Proven to have no solution."""
     TIMEOUT = "timeout"
     """No verified solution within the time limit."""
+    BUDGET = "budget"
+    """No verified solution when the backend's own work budget ran out before the time limit
+    (a GA's --evaluations or --generations; `stats["stop_reason"]` names it), as Gurobi
+    tells ITERATION_LIMIT and NODE_LIMIT from TIME_LIMIT."""
     ERROR = "error"
     """A backend failed, or its answer failed verification."""
     INTERRUPTED = "interrupted"
@@ -41,10 +45,25 @@ class Status(str, enum.Enum):
 
     @property
     def exit_code(self) -> int:
-        """The command line's exit code for this status (0, 3, 4 or 1; 130 interrupted, which
-        the command line makes 128 + the signal's number)."""
-        return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "error": 1,
-                "interrupted": 130}[self.value]
+        """The command line's exit code for this status (0, 3, 4, 5 or 1; 130 interrupted,
+        which the command line makes 128 + the signal's number)."""
+        return {"solved": 0, "feasible": 0, "infeasible": 3, "timeout": 4, "budget": 5,
+                "error": 1, "interrupted": 130}[self.value]
+
+    @property
+    def ran_out(self) -> bool:
+        """Ended on a limit (time or budget) with neither a solution nor a proof."""
+        return self in (Status.TIMEOUT, Status.BUDGET)
+
+
+# a search's stop reasons (GAResult.stop_reason) that are a work budget, not the clock
+BUDGET_REASONS = ("evaluations", "generations")
+
+
+def ran_out(stats: dict[str, Any]) -> Status:
+    """The status of a search that ended without a solution: BUDGET when its own budget
+    (`stats["stop_reason"]`) ran out, else TIMEOUT (the clock, or a stop request)."""
+    return Status.BUDGET if stats.get("stop_reason") in BUDGET_REASONS else Status.TIMEOUT
 
 
 class StopFlag:
@@ -157,6 +176,19 @@ class SolveOptions:
             cb(solution, fitness)
 
 
+def bound_and_gap(objective: float | None, bound: float | None) -> dict[str, float | None]:
+    """A stopped optimisation's `bound` (no board scores more, or less when minimising) and
+    `gap`, CP-SAT's relative gap |bound - objective| / max(1, |objective|) (Gurobi divides by
+    |objective| alone, infinite at 0); the gap is None without an incumbent. Empty without a
+    finite bound (a solver that has none)."""
+    if bound is None or not math.isfinite(bound):
+        return {}
+    bound = round(bound, 6)
+    if objective is None:
+        return {"bound": bound, "gap": None}
+    return {"bound": bound, "gap": round(abs(bound - objective) / max(1.0, abs(objective)), 6)}
+
+
 @dataclass
 class Outcome:
     """What a backend found, before verification."""
@@ -223,13 +255,22 @@ class SolveResult:
     def headline(self) -> str:
         """One line: status, verification, backend, time, score or broken rules, count."""
         line = self.status.value + (" (verified)" if self.verified else "")
-        line += f" by {self.backend} in {self.seconds:.2f} s"
+        if self.status == Status.BUDGET and self.stats.get("stop_reason"):
+            line += f" ({self.stats['stop_reason']} spent)"
+        line += f" by {self.answered_by()} in {self.seconds:.2f} s"
         for part in (self.objective_text(), self.rules_text()):
             if part:
                 line += f", {part}"
         if self.count is not None:
             line += f", {self.count} solution(s) up to symmetry ({self.count_raw} raw)"
         return line
+
+    def answered_by(self) -> str:
+        """Who gave the answer: the backend, or the family's precheck, which answers before
+        any solver runs (its count proves the puzzle infeasible)."""
+        if self.stats.get("proved_by") == "precheck":
+            return f"precheck ({self.backend} did not run)"
+        return self.backend
 
     def to_json(self) -> dict:
         out = {

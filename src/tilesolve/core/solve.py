@@ -115,7 +115,7 @@ def best_answer(res: SolveResult, streamed: list[SolveResult]) -> SolveResult:
     the best by its own fitness, and Niang's fitness counts 2x2 areas as well as joins (on
     Brendan's 8x8 it streamed a board of 82 joins and ended on one of 80). The user was shown
     the 82, so the answer is that board; a proof (solved, infeasible) or an error stands."""
-    if not streamed or res.status not in (Status.FEASIBLE, Status.TIMEOUT):
+    if not streamed or not (res.status == Status.FEASIBLE or res.status.ran_out):
         return res
     best = streamed[0]
     if res.verified and res.objective is not None and res.objective >= best.objective:

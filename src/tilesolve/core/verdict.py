@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 from .family import Family
-from .result import Outcome, SolveOptions, SolveResult, Status
+from .result import Outcome, SolveOptions, SolveResult, Status, bound_and_gap
 
 
 def finish(
@@ -76,6 +76,7 @@ def finish(
         res.objective = report.score  # the checker's score, not the solver's claim
         res.objective_max = report.max_score
         res.objective_counts = family.objective_counts.get(opts.objective)
+        score_gap(res, report.ok)
     if status in (Status.SOLVED, Status.FEASIBLE):
         if report.ok:
             res.verified = True
@@ -83,7 +84,7 @@ def finish(
             res.status = Status.ERROR
             res.violations = [v.to_json() for v in report.violations]
             res.stats["error"] = "solver answer failed verification"
-    elif status == Status.TIMEOUT:
+    elif status.ran_out:
         # A best-so-far board (GA, optimisation) is shown but never called solved.
         res.verified = report.ok
         if not report.ok:
@@ -91,6 +92,19 @@ def finish(
         if report.ok and opts.objective:
             res.status = Status.FEASIBLE
     return res
+
+
+def score_gap(res: SolveResult, valid: bool) -> None:
+    """A solver's bound and gap in the checker's terms: the gap of the verified score, and
+    the bound no higher than the checker's maximum (also a proof; HiGHS stopped before its
+    root LP bounds the 8x8's 112 joins by its 749 join-colour variables)."""
+    bound = res.stats.get("bound")
+    if bound is None or res.objective is None:
+        return
+    if res.objective_max is not None and bound > res.objective_max:
+        bound = res.objective_max
+        res.stats["bound_from"] = "the checker's maximum"
+    res.stats.update(bound_and_gap(res.objective if valid else None, bound))
 
 
 def proven_infeasible(family: Family, path: str, backend: str, opts: SolveOptions, reason: str,

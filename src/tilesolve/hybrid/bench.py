@@ -466,6 +466,7 @@ def summarise(rows: list[dict], time_limit: float | None = None) -> list[dict]:
             "mean_seconds": _mean(times),
             "median_seconds": round(statistics.median(times), 4) if times else None,
             "timeouts": sum(1 for r in rs if r["status"] == "timeout"),
+            "budgets": sum(1 for r in rs if r["status"] == "budget"),  # a GA's budget spent
             "median_all_seconds": round(statistics.median(every), 4) if every else None,
             "par2_seconds": (_mean(charged_seconds(rs, time_limit, 2.0))
                              if time_limit else None),

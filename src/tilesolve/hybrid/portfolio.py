@@ -49,6 +49,7 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.family import Family
+from ..core.limits import allowance
 from ..core.options import Option, Options, seconds
 from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status
@@ -192,11 +193,14 @@ class Portfolio:
         self.race = Race()
         self.t0 = time.perf_counter()
         left = opts.remaining()  # reading the instance (and the CLI's start-up) counted
-        # the lanes are told to stop one grace early, so that stopping them ends by the limit:
-        # with the grace after it, `-t 24` at a load of 5 ran past the CLI's watchdog (0.6 s
-        # after the limit), which then answered timeout without the 450-joins board
-        self.deadline = None if left is None else \
-            self.t0 + left - min(grace_for(opts.time_limit, won=False), left / 4)
+        # the lanes get all that is left: each stops lanes.MARGIN before this deadline to hand
+        # its answer back (its last answer came 0.19 s before the race's end at -t 8 and a
+        # load of 5), and the command line has kept back what its own end needs
+        # (core.limits.finish_reserve). A grace kept back as well stopped the lanes of `-t 8`
+        # at 5.2 s; a lane that does not stop by itself now gets its grace after the deadline
+        # (`grace`), and the CLI's watchdog answers with the best board if that runs late.
+        self.limit = left
+        self.deadline = None if left is None else self.t0 + left
         self.counter = 0  # side lanes started, for their names
         self.progress = Progress(opts.progress_jsonl, display(opts), scored=bool(opts.objective),
                                  boards=opts.log_boards)
@@ -237,7 +241,7 @@ class Portfolio:
             # the symmetric positions: the wrong genes would then be the pin's, not the GA's
             spec.params["no_symmetry"] = "true"
         self.race.start(spec)
-        self.standings.started(name, backend, role, threads, self.now())
+        self.standings.started(name, backend, role, threads, self.now(), limit)
         if self.cfg.share and self.standings.best is not None:
             # a lane started during the run (the adaptive review's) gets the best so far at
             # once, not at the next gain: a break search started without it looked for boards
@@ -332,8 +336,13 @@ class Portfolio:
     def grace(self) -> float:
         """Seconds the lanes get to stop by themselves before they are terminated: within
         the limit's allowance (a tenth of it, at least 1 s), half of which is left for the
-        rest (3 s of grace overran `-t 5` by 3-14 s at a load of 13)."""
-        return grace_for(self.opts.time_limit, won=self.standings.winner is not None)
+        rest (3 s of grace overran `-t 5` by 3-14 s at a load of 13); at the deadline, which
+        is the limit's end, a quarter of it, the CLI's watchdog's wait past the limit."""
+        won = self.standings.winner is not None
+        grace = grace_for(self.opts.time_limit, won=won)
+        if won or self.opts.time_limit is None:
+            return grace
+        return min(grace, allowance(self.opts.time_limit) / 4)
 
     # --- the whole solve -----------------------------------------------------------------
     def run(self) -> SolveResult:
@@ -376,8 +385,12 @@ class Portfolio:
         name, res = self.standings.settle(seconds)
         res.backend = "portfolio"
         res.seconds = seconds
+        if res.status == Status.BUDGET and self.deadline is not None \
+                and time.perf_counter() >= self.deadline:
+            res.status = Status.TIMEOUT  # a lane's budget, but the race ran to its limit
         lane_stats = res.stats
         res.stats = {
+            "time_limit": None if self.limit is None else round(self.limit, 4),
             "winner": name if won else None,
             "best_from": name,
             "backends": self.standings.records,

@@ -29,10 +29,13 @@ class Standings:
         # told of every verified strict improvement of the best board, with its lane
         self.on_gain: Callable[[str], None] | None = None
 
-    def started(self, name: str, backend: str, role: str, threads: int, at: float) -> None:
+    def started(self, name: str, backend: str, role: str, threads: int, at: float,
+                limit: float | None = None) -> None:
+        """A lane began `at` seconds into the race, with `limit` seconds (its time limit)."""
         self.roles[name] = role
         self.records[name] = {"backend": backend, "role": role, "threads": threads,
-                              "started": round(at, 3), "status": "running"}
+                              "started": round(at, 3), "status": "running",
+                              "time_limit": None if limit is None else round(limit, 4)}
 
     def racing(self, backend: str) -> list[str]:
         """The race lanes (not side lanes) of one backend."""

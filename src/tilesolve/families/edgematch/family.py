@@ -84,7 +84,8 @@ class EdgeMatchFamily(Family):
             "inner_colours": len(instance.inner_colours()),
             "fixed_pieces": len(instance.fixed),
             "joins": sq.join_count(instance.width, instance.height),
-            "search_space": f"10^{instance.search_space_log10():.1f}",
+            "search_space": instance.search_space(),
+            "search_space_log10": round(instance.search_space_log10(), 3),
         }
 
 

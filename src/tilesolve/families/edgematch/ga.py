@@ -51,7 +51,7 @@ from ...backends import ga as engine
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.result import Outcome, SolveOptions, Status
+from ...core.result import Outcome, SolveOptions, Status, ran_out
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
 from .instance import EdgeInstance
@@ -313,4 +313,4 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
         return Outcome(Status.SOLVED, sol, score if opts.objective else None, score, stats)
     if opts.objective == "matches":
         return Outcome(Status.FEASIBLE, sol, score, None, stats)
-    return Outcome(Status.TIMEOUT, sol, None, None, stats)
+    return Outcome(ran_out(stats), sol, None, None, stats)

@@ -34,7 +34,9 @@ class HidatoFamily(Family):
             "givens": len(instance.givens),
             "given_fraction": round(len(instance.givens) / instance.n, 3),
             "degree": dict(sorted(Counter(len(a) for a in instance.neighbours).items())),
-            "search_space": f"10^{instance.search_space_log10():.1f} (free numbers permuted)",
+            # the free numbers permuted over the free cells
+            "search_space": instance.search_space(),
+            "search_space_log10": round(instance.search_space_log10(), 3),
         }
 
 

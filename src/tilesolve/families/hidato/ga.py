@@ -27,7 +27,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.options import Option, Options
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from .instance import HidatoInstance
 
 PAPER = engine.GAConfig(
@@ -233,5 +233,5 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     seeds = engine.hint_seeds(enc, opts.hint)
     res = engine.evolve(enc, cfg, opts, seeds)
     stats = {**res.stats(), "max_fitness": enc.target, "seconds": round(res.seconds, 4)}
-    status = Status.SOLVED if res.solved else Status.TIMEOUT
+    status = Status.SOLVED if res.solved else ran_out(stats)
     return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)

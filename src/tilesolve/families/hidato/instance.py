@@ -143,6 +143,9 @@ class HidatoInstance:
                     for c in cands[k]:
                         yield k, c, j, [d for d in nbrs[c] if d in there]
 
+    def search_space(self) -> int:
+        return math.factorial(self.n - len(self.givens))
+
     def search_space_log10(self) -> float:
         free = self.n - len(self.givens)
         return math.lgamma(free + 1) / math.log(10)

@@ -27,7 +27,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from . import post_ea
 from .instance import MagicHexInstance
 from .tabu import LineAlgebra, tabu_search
@@ -215,7 +215,7 @@ def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Prese
             opts.on_solution(boards.decode(board), float(-cost))
     reason, seconds = post_ea.evolve(run, budget, stream, opts.report)
     stats = {**post_ea.stats(run, reason, seconds), "preset": preset.name}
-    status = Status.SOLVED if run.solved else Status.TIMEOUT
+    status = Status.SOLVED if run.solved else ran_out(stats)
     return Outcome(status, boards.decode(run.best_board), float(-run.best_cost), stats=stats)
 
 
@@ -234,7 +234,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     seeds = engine.hint_seeds(enc, opts.hint)
     res = engine.evolve(enc, cfg, opts, seeds)
     stats = {**res.stats(), "seconds": round(res.seconds, 4), "preset": preset.name}
-    status = Status.SOLVED if res.solved else Status.TIMEOUT
+    status = Status.SOLVED if res.solved else ran_out(stats)
     return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.result import Outcome, Solution, SolveOptions, Status
+from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from .check import verify
 from .downing_growth import (
     PYRAMID_ORDERS,
@@ -372,7 +372,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         stats["fitness_mode"] = enc.grower.weights.mode
     if opts.objective:
         return scored_outcome(enc, stats, sol)
-    return Outcome(Status.SOLVED if solved else Status.TIMEOUT, sol, round(best[0], 6),
+    return Outcome(Status.SOLVED if solved else ran_out(stats), sol, round(best[0], 6),
                    stats=stats)
 
 
@@ -389,6 +389,6 @@ def scored_outcome(enc: DowningEncoding, stats: dict, fallback: Solution) -> Out
     proves a score optimal); without one, the best individual's cluster as a TIMEOUT."""
     if enc.best_valid is None:
         stats["complete_clusters"] = 0
-        return Outcome(Status.TIMEOUT, fallback, None, stats=stats)
+        return Outcome(ran_out(stats), fallback, None, stats=stats)
     score, genome = enc.best_valid
     return Outcome(Status.FEASIBLE, enc.decode(genome), float(score), stats=stats)
