@@ -191,6 +191,11 @@ def solve(
         stop=interrupt.STOP,
     )
     opts.check()
+    named = str(instance)
+    if named == "-":  # standard input: the portfolio's lanes read the instance from a file
+        from .core.textfile import stdin_file
+
+        instance = stdin_file()
     if solver is not None:
         opts.params["solver"] = solver
     if time_limit is not None and islands is None:
@@ -207,6 +212,7 @@ def solve(
         family, inst, opts = read(instance, opts, fmt)
         result = solve_instance(family, inst, str(instance), backend.value if backend else None,
                                 opts, fmt)
+    result.instance = named
     _claim()  # from here the answer is ours to give, not the watchdog's
     if out_file or render:
         _write_outputs(result, family, inst, out_file, render, write_best)
@@ -292,17 +298,20 @@ def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: flo
 
 
 def _family_named(instance: Path) -> str:
-    """The family an instance file names in its header (edgematch for a bare `W H` one)."""
+    """The family an instance file names in its header (edgematch for a bare `W H` one).
+    Never waits: a FIFO or a device is not opened for reading (read_bytes refuses it)."""
     from .core.family import FAMILY_NAMES
+    from .core.textfile import STDIN, read_bytes, read_stdin
 
     try:
-        with open(instance, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                words = line.split("#")[0].split()
-                if words:
-                    return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
-    except OSError:
-        pass
+        data = read_stdin() if str(instance) == STDIN else read_bytes(instance, 1 << 16).decode(
+            "utf-8-sig", errors="replace")
+    except InputError:
+        return "edgematch"
+    for line in data.splitlines():
+        words = line.split("#")[0].split()
+        if words:
+            return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
     return "edgematch"
 
 

@@ -29,7 +29,7 @@ from .errors import InputError
 from .options import Option, Options
 from .report import Report
 from .result import Solution
-from .textfile import Record, as_url, read_text, records, source_stem
+from .textfile import Record, as_url, checked_text, read_text, records, source_stem
 
 # command-line backend name -> module name inside a family package
 BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search",
@@ -223,7 +223,7 @@ def load_instance(path: str | Path, fmt: str | None = None, family: str | None =
 
 def load_text(text: str, path: str | Path, fmt: str | None = None, family: str | None = None):
     """Read an instance from its text; `path` names it in errors. Returns (family, instance)."""
-    recs = records(path, text)
+    recs = records(path, checked_text(text, path))
     if not recs:
         raise InputError("empty file; expected a header naming the puzzle family", path)
     if family is not None:
