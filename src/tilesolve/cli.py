@@ -77,6 +77,10 @@ class SolveCommand(typer.core.TyperCommand):
         return super().format_help(ctx, formatter)
 
 
+MEMORY_HELP = ("gigabytes a model may take (default 2, or TILESOLVE_MEMORY); a larger one is "
+               "refused, with its estimate, before it is built")
+
+
 class Backend(str, Enum):
     cpsat = "cpsat"
     milp = "milp"
@@ -166,6 +170,7 @@ def solve(
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="with --islands: the Dask scheduler (default: a local cluster)"
     ),
+    memory: float | None = typer.Option(None, "--memory", help=MEMORY_HELP),
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
@@ -189,8 +194,10 @@ def solve(
         progress=False if quiet else None,
         clock_from=process_start(),
         stop=interrupt.STOP,
+        memory=memory,
     )
     opts.check()
+    _check_outputs(out_file, render, progress_jsonl)
     named = str(instance)
     if named == "-":  # standard input: the portfolio's lanes read the instance from a file
         from .core.textfile import stdin_file
@@ -214,13 +221,33 @@ def solve(
                                 opts, fmt)
     result.instance = named
     _claim()  # from here the answer is ours to give, not the watchdog's
+    failed = None
     if out_file or render:
-        _write_outputs(result, family, inst, out_file, render, write_best)
+        try:
+            _write_outputs(result, family, inst, out_file, render, write_best)
+        except OSError as exc:  # a full disk after an hour's solve: the answer still prints
+            failed = InputError(f"cannot write: {exc.strerror or exc}", exc.filename)
     if as_json:
         print(json.dumps(result.to_json()))
     else:
         _print_result(result)
+    if failed is not None:
+        console(stderr=True).print(f"error: {failed}", highlight=False, markup=False)
+        raise typer.Exit(2)
     raise typer.Exit(result.status.exit_code)
+
+
+def _check_outputs(out_file: Path | None, render: Path | None, log: Path | None) -> None:
+    """The files a solve will write, checked before it starts (one line, exit 2)."""
+    from .core.outputs import check_drawing_path
+    from .core.textfile import check_writable
+
+    for path in filter(None, (out_file, render)):
+        check_writable(path)
+    if render is not None:
+        check_drawing_path(render)
+    if log is not None:
+        check_writable(log, append=True)
 
 
 # held by whoever prints the answer: the main thread (re-entrant: an error while it writes
@@ -472,13 +499,16 @@ def export(
     output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
+    memory: float | None = typer.Option(None, "--memory", help=MEMORY_HELP),
 ) -> None:
     from .backends.export import export as write_model
+    from .core.textfile import check_writable
 
+    check_writable(output)  # before the model is built
     family, inst = load_instance(instance, fmt)
     params = _extra_options(ctx.args)
     text = write_model(family, inst, to.value, output, objective.value if objective else None,
-                       params)
+                       params, memory)
     console().print(text, highlight=False)
 
 

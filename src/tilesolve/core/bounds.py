@@ -24,20 +24,47 @@ MAX_LINE_CHARS = 1_000_000
 MAX_INT = 10**9  # any number in a file, in absolute value
 
 # --- families ------------------------------------------------------------------------------
-# Edge colours 0..MAX_COLOUR: a colour is a label, and the GA keeps them in 16-bit integers
-# and the drawing makes one palette entry per colour (10^9 took 7.5 GB to render).
-MAX_COLOUR = 9_999
+# Edge colours 0..MAX_COLOUR (Eternity II has 23, e2.bucas.name's letters 26): the search
+# indexes its tables by (cell, west colour, north colour), so colours up to 9,999 on 4x4 took
+# over 3 GB; the GA keeps colours in 16-bit integers, and 10^9 took 7.5 GB to render.
+MAX_COLOUR = 255
 # Tantrix: tiles in a puzzle (each of the 56 tiles may repeat); a free shape's model grows
 # with the square of the tile count.
 MAX_TANTRIX_TILES = 1_000
 # Hidato: cells of the board; every exact model has cells x numbers literals, and the
-# reader's own tables took 0.5 kB a cell.
-MAX_HIDATO_CELLS = 100_000
+# drawing of 100,000 cells took 97 s and 1.1 GB.
+MAX_HIDATO_CELLS = 10_000
 # Magic hexagon order (10,621 cells at 60).
 MAX_MAGICHEX_ORDER = 60
 
 # --- models --------------------------------------------------------------------------------
 DEFAULT_MEMORY = 2 * 1024**3  # bytes a model may take unless --memory says otherwise
+# What a model takes to build, as A * U ** B bytes of a family's size U (its `model_units`:
+# Tantrix cells x tiles, edge matching pieces^2, Hidato and magic hexagon cells), fitted to
+# the peak resident memory of building each model (backends.export.build_model) on two
+# shipped instances a family: Tantrix discovery 10 and 16 (cnf 129 and 1,575 MB, lp 46 and
+# 262, cpsat 7 and 27), edge matching 8x8 and 16x16 (cnf 12 and 313, lp 6 and 174, cpsat 9
+# at 16x16), Hidato 217 and 1,000 cells (cnf 2 and 11, lp 3 and 20, cpsat 1 and 9; cpsat
+# on 100,000 cells went past 2 GB), magic hexagon orders 5 and 6 (cnf 273 and 1,095, lp 1
+# and 4). A model missing here is linear in the instance and not estimated.
+MODEL_COST: dict[tuple[str, str], tuple[float, float]] = {
+    ("tantrix", "cnf"): (160.0, 2.0),
+    ("tantrix", "lp"): (6_600.0, 1.3),
+    ("tantrix", "cpsat"): (7_700.0, 1.0),
+    ("edgematch", "cnf"): (656.0, 1.18),
+    ("edgematch", "lp"): (256.0, 1.21),
+    ("edgematch", "cpsat"): (140.0, 1.0),
+    ("hidato", "cnf"): (1_956.0, 1.25),
+    ("hidato", "lp"): (3_557.0, 1.25),
+    ("hidato", "cpsat"): (1_600.0, 1.25),
+    ("magichex", "cnf"): (154.0, 3.5),
+    ("magichex", "lp"): (0.6, 3.5),
+}
+# Writing an export holds the model and its file's form at once: the cnf export of Tantrix
+# discovery 16 peaked at 3.3 GB of a 1.6 GB model, magic hexagon order 6 at 2.5 of 1.1.
+EXPORT_FACTOR = 2.2
+MODEL_OF = {"cnf": "cnf", "sat": "cnf", "lp": "lp", "mps": "lp", "mzn": "lp", "milp": "lp",
+            "cpsat": "cpsat"}  # export kinds and backends -> the model they build
 
 
 def too_big(what: str, count: int, limit: int, unit: str) -> str:
@@ -63,15 +90,27 @@ def memory_budget(given: float | None = None) -> int:
 
 
 def gigabytes(size: float) -> str:
-    return f"{size / 1024**3:.1f} GB" if size >= 0.1 * 1024**3 else f"{size / 1024**2:.0f} MB"
+    return f"{size / 1024**3:,.1f} GB" if size >= 0.1 * 1024**3 else f"{size / 1024**2:.0f} MB"
 
 
-def check_model(estimate: tuple[int, str] | None, model: str, budget: int) -> None:
-    """Refuse in one line a model whose estimate (bytes, what it counts) exceeds `budget`."""
+def model_bytes(family: str, kind: str, units: int) -> int | None:
+    """The memory the model that an export kind or a backend builds is estimated to take."""
+    cost = MODEL_COST.get((family, MODEL_OF.get(kind, "")))
+    return None if cost is None else int(cost[0] * float(units) ** cost[1])
+
+
+def check_model(family: str, kind: str, size: tuple[int, str] | None, budget: int,
+                factor: float = 1.0) -> None:
+    """Refuse in one line, with the estimate, a model that would not fit in `budget` bytes;
+    `size` is the family's (units, what they count), None where it gives none; `factor`
+    what writing it adds (EXPORT_FACTOR)."""
+    estimate = None if size is None else model_bytes(family, kind, size[0])
     if estimate is None:
         return
-    size, counted = estimate
-    if size > budget:
-        raise InputError(f"the {model} model would take about {gigabytes(size)} of memory "
+    estimate = int(estimate * factor)
+    counted = size[1]
+    model = MODEL_OF[kind]
+    if estimate > budget:
+        raise InputError(f"the {model} model would take about {gigabytes(estimate)} of memory "
                          f"({counted}), over the budget of {gigabytes(budget)}; give more with "
                          "--memory GB, or choose a smaller puzzle or model")

@@ -233,6 +233,43 @@ def parse_int(token: str, record: Record, what: str) -> int:
                            f"found {token!r}") from None
 
 
+NAME_MAX = 255  # bytes in one file name on Linux and macOS file systems
+TEMP_NAME = 16  # what write_atomic's temporary name adds to the file's
+
+
+def check_writable(path: str | Path, append: bool = False) -> Path:
+    """Refuse in one line, before any work, an output path that cannot be written: a
+    directory or a device (an atomic write would replace the device node), a name too long,
+    a folder that is not one or not ours to write in (a file appended to: the file itself).
+    The OS has the last word when the file is written."""
+    path = Path(path)
+    room = NAME_MAX - (0 if append else TEMP_NAME)
+    if len(os.fsencode(path.name)) > room:
+        raise InputError(f"file name too long; expected at most {room} bytes", path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+    if mode is not None:
+        kind = kind_of(mode)
+        if kind is not None and not (append and stat.S_ISCHR(mode)):  # a log to /dev/stderr
+            raise InputError(f"is {kind}; expected a file to write", path)
+        if append:
+            if not os.access(path, os.W_OK):
+                raise InputError("cannot write: permission denied", path)
+            return path
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # write_atomic makes the missing folders
+    if not folder.is_dir():
+        raise InputError(f"cannot write: {folder} is not a directory", path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write: permission denied in {folder}", path)
+    return path
+
+
 def write_atomic(path: str | Path, write) -> None:
     """Create `path` whole or not at all: `write(tmp)` fills a temporary file beside it, which
     then replaces `path` in one step (an interrupt leaves no partial file)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ...core import draw
 from ...core import hexgrid as hx
+from ...core.bounds import MAX_TANTRIX_TILES
 from ...core.result import Solution
 from . import catalogue as cat
 from .instance import TantrixInstance
@@ -42,7 +43,10 @@ def render(inst: TantrixInstance, solution: Solution | None, path: str | Path) -
     from matplotlib.patches import Polygon
 
     solution = solution or {}
-    cells = set(solution) | set(inst.cells() or [])
+    # a shape larger than any puzzle's tiles can cover is not drawn (side 10^9: MemoryError)
+    places = inst.place_count()
+    drawn = places is not None and places <= MAX_TANTRIX_TILES
+    cells = set(solution) | set(inst.cells() or [] if drawn else [])
     if not cells:
         cells = {(0, 0)}
     centers = {c: hx.pixel_center(c) for c in cells}
