@@ -157,6 +157,10 @@ class SolveCommand(Command):
         return super().format_help(ctx, formatter)
 
 
+MEMORY_HELP = ("gigabytes a model may take (default 2, or TILESOLVE_MEMORY); a larger one is "
+               "refused, with its estimate, before it is built")
+
+
 class Backend(str, Enum):
     cpsat = "cpsat"
     milp = "milp"
@@ -232,6 +236,7 @@ def solve(
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="with --islands: the Dask scheduler (default: a local cluster)"
     ),
+    memory: float | None = typer.Option(None, "--memory", help=MEMORY_HELP),
 ) -> None:
     """Solve a puzzle; every reported solution is verified first.
 
@@ -256,10 +261,17 @@ def solve(
         progress=False if quiet else None,
         clock_from=process_start(),
         stop=interrupt.STOP,
+        memory=memory,
     )
     opts.check()
     if log_boards and progress_jsonl is None:
         raise InputError("--log-boards adds boards to --log-jsonl; add --log-jsonl FILE")
+    _check_outputs(out_file, render, progress_jsonl, checkpoint)
+    named = str(instance)
+    if named == "-":  # standard input: the portfolio's lanes read the instance from a file
+        from .core.textfile import stdin_file
+
+        instance = stdin_file()
     if solver is not None:
         opts.params["solver"] = solver
     from .core.outputs import BestBoard
@@ -292,13 +304,35 @@ def solve(
         _answer_interrupt(best, result, opts, (out_file, render, write_best), as_json)
     _claim()  # from here the answer is ours to give, not the watchdog's
     best.keep(result)  # the checkpoint ends on the answer's board when that is better
+    result.instance = named
+    failed = None
     if out_file or render:
-        _write_outputs(result, family, inst, out_file, render, write_best)
+        try:
+            _write_outputs(result, family, inst, out_file, render, write_best)
+        except OSError as exc:  # a full disk after an hour's solve: the answer still prints
+            failed = InputError(f"cannot write: {exc.strerror or exc}", exc.filename)
     if as_json:
         print(json.dumps(result.to_json()))
     else:
         _print_result(result)
+    if failed is not None:
+        console(stderr=True).print(f"error: {failed}", highlight=False, markup=False)
+        raise typer.Exit(2)
     raise typer.Exit(result.status.exit_code)
+
+
+def _check_outputs(out_file: Path | None, render: Path | None, log: Path | None,
+                   checkpoint: Path | None = None) -> None:
+    """The files a solve will write, checked before it starts (one line, exit 2)."""
+    from .core.outputs import check_drawing_path
+    from .core.textfile import check_writable
+
+    for path in filter(None, (out_file, render, checkpoint)):
+        check_writable(path)
+    if render is not None:
+        check_drawing_path(render)
+    if log is not None:
+        check_writable(log, append=True)
 
 
 # held by whoever prints the answer: the main thread (re-entrant: an error while it writes
@@ -410,17 +444,20 @@ def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: flo
 
 
 def _family_named(instance: Path) -> str:
-    """The family an instance file names in its header (edgematch for a bare `W H` one)."""
+    """The family an instance file names in its header (edgematch for a bare `W H` one).
+    Never waits: a FIFO or a device is not opened for reading (read_bytes refuses it)."""
     from .core.family import FAMILY_NAMES
+    from .core.textfile import STDIN, read_bytes, read_stdin
 
     try:
-        with open(instance, encoding="utf-8-sig", errors="replace") as fh:
-            for line in fh:
-                words = line.split("#")[0].split()
-                if words:
-                    return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
-    except OSError:
-        pass
+        data = read_stdin() if str(instance) == STDIN else read_bytes(instance, 1 << 16).decode(
+            "utf-8-sig", errors="replace")
+    except InputError:
+        return "edgematch"
+    for line in data.splitlines():
+        words = line.split("#")[0].split()
+        if words:
+            return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
     return "edgematch"
 
 
@@ -603,13 +640,16 @@ def export(
     output: Path = typer.Option(..., "-o", "--output", help="model file to write"),
     objective: Objective | None = typer.Option(None, "--objective"),
     fmt: str | None = typer.Option(None, "--format"),
+    memory: float | None = typer.Option(None, "--memory", help=MEMORY_HELP),
 ) -> None:
     from .backends.export import export as write_model
+    from .core.textfile import check_writable
 
+    check_writable(output)  # before the model is built
     family, inst = load_instance(instance, fmt)
     params = _options(ctx)
     text = write_model(family, inst, to.value, output, objective.value if objective else None,
-                       params)
+                       params, memory)
     console().print(text, highlight=False)
 
 

@@ -56,9 +56,11 @@ def map_path_of(path: str | Path) -> Path:
     return Path(f"{path}.map.json")
 
 
-def build_model(family, inst, kind: str, objective: str | None, params: dict | None = None):
+def build_model(family, inst, kind: str, objective: str | None, params: dict | None = None,
+                memory: float | None = None):
     """The compiled model a family's backend runs (the family's `build`), for an export kind;
-    `params` are the backend's model options (--radius, --model ...)."""
+    `params` are the backend's model options (--radius, --model ...). A model estimated to
+    take more than `memory` GB (core.bounds) is refused before it is built."""
     from ..core.result import SolveOptions
     from ..core.solve import backend_params
 
@@ -70,6 +72,8 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
         raise InputError(f"the {family.name} family cannot export its {SOURCE[kind]} model")
     # validated as a solve validates them: a misspelt option is refused, not ignored
     checked = backend_params(family, SOURCE[kind], dict(params or {}))
+    if "radius" not in checked:  # a smaller --radius is the user's own bound on the model
+        family.check_model(inst, kind, memory)
     return mod.build(inst, SolveOptions(objective=objective, params=checked))
 
 
@@ -84,13 +88,13 @@ def notes_of(compiled) -> list[str]:
 
 
 def export(family, inst, kind: str, path: str | Path, objective: str | None = None,
-           params: dict | None = None) -> str:
+           params: dict | None = None, memory: float | None = None) -> str:
     """Write the model and its variable map; return a short description of what was written.
     A MiniZinc export writes FILE.mzn and FILE.dzn (FILE.mzn.map.json beside them)."""
     path = Path(path)
     if kind == "mzn" and path.suffix != ".mzn":
         path = Path(f"{path}.mzn")
-    compiled = build_model(family, inst, kind, objective, params)
+    compiled = build_model(family, inst, kind, objective, params, memory)
     notes = notes_of(compiled)
     head = [f"tilesolve {family.name} {inst.name}: {SOURCE[kind]} model"
             + (f", objective {objective}" if objective else ""), *notes,

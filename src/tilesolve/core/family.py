@@ -29,7 +29,7 @@ from .errors import InputError
 from .options import Option, Options
 from .report import Report
 from .result import Solution
-from .textfile import Record, as_url, read_text, records, source_stem
+from .textfile import Record, as_url, checked_text, read_text, records, source_stem
 
 # command-line backend name -> module name inside a family package
 BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search",
@@ -139,6 +139,22 @@ class Family:
     def info(self, instance) -> dict[str, Any]:
         return {"family": self.name}
 
+    def model_units(self, instance, growing: bool = False) -> tuple[int, str] | None:
+        """The size the family's exact models grow with, counted without building anything
+        (core.bounds.MODEL_COST prices it), and those counts in words; None: not estimated.
+        `growing`: for a solve, which may start on a smaller model than an export writes."""
+        return None
+
+    def check_model(self, instance, kind: str, memory: float | None = None,
+                    growing: bool = False) -> None:
+        """Refuse in one line, with its estimate, a model (an export kind, or a backend when
+        `growing`: a solve) that would take more than the memory budget (`memory` GB,
+        core.bounds.memory_budget)."""
+        from .bounds import EXPORT_FACTOR, check_model, memory_budget
+
+        check_model(self.name, kind, self.model_units(instance, growing), memory_budget(memory),
+                    1.0 if growing else EXPORT_FACTOR)
+
     def precheck(self, instance, objective: str | None = None) -> str | None:
         """Why the puzzle has no solution, if a count anyone can check shows it; else None.
 
@@ -226,7 +242,7 @@ def load_instance(path: str | Path, fmt: str | None = None, family: str | None =
 
 def load_text(text: str, path: str | Path, fmt: str | None = None, family: str | None = None):
     """Read an instance from its text; `path` names it in errors. Returns (family, instance)."""
-    recs = records(path, text)
+    recs = records(path, checked_text(text, path))
     if not recs:
         raise InputError("empty file; expected a header naming the puzzle family", path)
     if family is not None:

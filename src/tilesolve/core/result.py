@@ -96,6 +96,7 @@ class SolveOptions:
     on_solution: Callable[[Solution, float | None], None] | None = None  # improving solutions
     params: dict[str, Any] = field(default_factory=dict)  # backend-specific (GA parameters...)
     verbose: bool = False
+    memory: float | None = None  # gigabytes a model may take (None: core.bounds' default)
     progress_jsonl: str | None = None  # stream every improvement of the best score here
     log_boards: bool = False  # each verified line of progress_jsonl carries its board too
     # live status line on stderr (core.progress): None = when stderr is a terminal (the

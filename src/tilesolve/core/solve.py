@@ -96,6 +96,8 @@ def solve_backend(family: Family, instance, path: str, backend: str,
     proof = precheck(family, instance, path, backend, opts)
     if proof is not None:
         return proof
+    if not opts.objective and "radius" not in opts.params:  # objective models: not estimated
+        family.check_model(instance, backend, opts.memory, growing=True)
     streamed: list[SolveResult] = []  # the best verified board the backend streamed
     progress = _watch(family, instance, path, backend, opts, streamed)
     try:

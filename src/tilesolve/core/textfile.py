@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bounds import MAX_BYTES, MAX_INT, MAX_LINE_CHARS, MAX_LINES
 from .errors import InputError
 
 # ASCII digits only: int() also takes '٣', '３', '+2' and '1_0', which would silently change
 # the puzzle. Magnitudes stay far below what CP-SAT's 64-bit domains and sums can hold.
 _INT = re.compile(r"-?[0-9]+")
-MAX_INT = 10**9
+STDIN = "-"  # the path that names standard input
 
 
 def strict_int(token: str) -> int:
@@ -86,33 +90,127 @@ def read_url(url: str) -> str:
     if url.startswith("file:"):
         return read_text(unquote(urlsplit(url).path))
     if "board_edges=" in url:
-        return url
+        return bounded_text(url.encode(), url)
     try:
         with urlopen(url, timeout=FETCH_TIMEOUT) as resp:  # noqa: S310 - http(s) only
-            data = resp.read()
+            data = resp.read(MAX_BYTES + 1)
     except (URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", None) or exc
         raise InputError(f"cannot fetch: {reason}", url) from None
+    return bounded_text(data, url)
+
+
+def bounded_text(data: bytes, path: str | Path) -> str:
+    """Bytes read (at most MAX_BYTES + 1 of them) as text, refused in one line when there
+    are too many bytes, lines or characters on a line, or they are not UTF-8."""
+    if len(data) > MAX_BYTES:
+        raise InputError(f"more than {MAX_BYTES:,} bytes; expected an instance file of at most "
+                         f"{MAX_BYTES:,} (README: Limits)", path)
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")  # a byte-order mark is not content
     except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file", url) from None
+        raise InputError("not a UTF-8 text file", path) from None
+    return checked_text(text, path)
+
+
+def checked_text(text: str, path: str | Path) -> str:
+    """`text` when its size, line count and longest line are within the bounds."""
+    if len(text) > MAX_BYTES:
+        raise InputError(f"more than {MAX_BYTES:,} characters; expected an instance of at "
+                         f"most {MAX_BYTES:,} (README: Limits)", path)
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        raise InputError(f"{lines:,} lines; expected at most {MAX_LINES:,} (README: Limits)",
+                         path)
+    if len(text) > MAX_LINE_CHARS:
+        longest = max(map(len, text.split("\n")))
+        if longest > MAX_LINE_CHARS:
+            raise InputError(f"a line of {longest:,} characters; expected at most "
+                             f"{MAX_LINE_CHARS:,} (README: Limits)", path)
+    return text
+
+
+_STDIN_TEXT: list[str] = []  # standard input, once read (it cannot be read twice)
+
+
+def read_stdin() -> str:
+    """Standard input's text, bounded as a file's is; read once, then kept."""
+    if not _STDIN_TEXT:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("no standard input to read", STDIN)
+        try:
+            _STDIN_TEXT.append(bounded_text(stream.read(MAX_BYTES + 1), "<stdin>"))
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", "<stdin>") from None
+    return _STDIN_TEXT[0]
+
+
+def stdin_file() -> Path:
+    """Standard input's text in a file of its own (`stdin.txt` in a private folder removed
+    at exit), for solves whose lanes read the instance from a path."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="tilesolve-stdin-")
+    atexit.register(shutil.rmtree, folder, True)
+    path = Path(folder) / "stdin.txt"
+    path.write_text(read_stdin(), encoding="utf-8")
+    return path
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words; None for a regular file."""
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((word for test, word in kinds if test(mode)), None if stat.S_ISREG(mode)
+                else "not a regular file")
+
+
+def read_bytes(path: str | Path, limit: int = MAX_BYTES + 1) -> bytes:
+    """At most `limit` bytes of a regular file. A FIFO or a device is refused before it is
+    read (a FIFO blocked the open, /dev/zero never ends): opened without waiting for a
+    writer, then looked at. OS errors (no such file, permission, a name too long, EIO from
+    /proc/self/mem) are bad input, named in one line."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise InputError(os_reason(exc), path) from None
+    try:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise InputError(f"is {kind}; expected a regular file (- reads standard input)",
+                             path)
+        chunks, size = [], 0
+        while size < limit and (chunk := os.read(fd, min(1 << 20, limit - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(os_reason(exc), path) from None
+    finally:
+        os.close(fd)
+
+
+def os_reason(exc: OSError) -> str:
+    """An OS error as the one line bad input gets: 'cannot read: Permission denied'."""
+    import errno
+
+    words = {errno.ENOENT: "no such file", errno.EISDIR: "is a directory, expected a file"}
+    return words.get(exc.errno, f"cannot read: {exc.strerror or exc}")
 
 
 def read_text(path: str | Path) -> str:
-    """A text file's contents; a file://, http:// or https:// URL is read (fetched) too."""
+    """A text file's contents, bounded (core.bounds); `-` reads standard input, and a
+    file://, http:// or https:// URL is read (fetched) too."""
+    if str(path) == STDIN:
+        return read_stdin()
     url = as_url(path)
     if url is not None:
         return read_url(url)
-    p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", p)
-    if p.is_dir():
-        raise InputError("is a directory, expected a file", p)
-    try:
-        return p.read_text(encoding="utf-8-sig")  # a byte-order mark is not content
-    except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file", p) from None
+    return bounded_text(read_bytes(path), path)
 
 
 def records(path: str | Path, text: str | None = None) -> list[Record]:
@@ -133,6 +231,43 @@ def parse_int(token: str, record: Record, what: str) -> int:
     except ValueError:
         raise record.error(f"expected {what} (at most {MAX_INT:,} in size), "
                            f"found {token!r}") from None
+
+
+NAME_MAX = 255  # bytes in one file name on Linux and macOS file systems
+TEMP_NAME = 16  # what write_atomic's temporary name adds to the file's
+
+
+def check_writable(path: str | Path, append: bool = False) -> Path:
+    """Refuse in one line, before any work, an output path that cannot be written: a
+    directory or a device (an atomic write would replace the device node), a name too long,
+    a folder that is not one or not ours to write in (a file appended to: the file itself).
+    The OS has the last word when the file is written."""
+    path = Path(path)
+    room = NAME_MAX - (0 if append else TEMP_NAME)
+    if len(os.fsencode(path.name)) > room:
+        raise InputError(f"file name too long; expected at most {room} bytes", path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+    if mode is not None:
+        kind = kind_of(mode)
+        if kind is not None and not (append and stat.S_ISCHR(mode)):  # a log to /dev/stderr
+            raise InputError(f"is {kind}; expected a file to write", path)
+        if append:
+            if not os.access(path, os.W_OK):
+                raise InputError("cannot write: permission denied", path)
+            return path
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # write_atomic makes the missing folders
+    if not folder.is_dir():
+        raise InputError(f"cannot write: {folder} is not a directory", path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write: permission denied in {folder}", path)
+    return path
 
 
 def write_atomic(path: str | Path, write) -> None:

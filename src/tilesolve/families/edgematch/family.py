@@ -71,6 +71,9 @@ class EdgeMatchFamily(Family):
             return solution_from_cells(instance, cells, str(path))
         return super().read_solution(instance, path, fmt)
 
+    def model_units(self, instance, growing: bool = False) -> tuple[int, str] | None:
+        return instance.n ** 2, f"{instance.n:,} pieces x {instance.n:,} cells"
+
     def info(self, instance) -> dict:
         kinds = Counter(instance.kind(p) for p in range(1, instance.n + 1))
         return {

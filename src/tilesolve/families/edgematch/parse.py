@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from ...core.bounds import MAX_COLOUR
 from ...core.errors import InputError
 from ...core.result import Solution
 from ...core.textfile import Record, read_text, records, strict_int
@@ -23,13 +24,17 @@ def _check_counts(inst: EdgeInstance, path: str) -> None:
         raise InputError(f"board {w}x{h} too small; expected at least 2x2", path)
 
 
+def colours(rec: Record) -> Edges:
+    """A piece's line: four colours N E S W in 0..MAX_COLOUR (0 is the frame's grey)."""
+    vals = rec.ints(4, "colours N E S W (non-negative integers)")
+    if any(not 0 <= v <= MAX_COLOUR for v in vals):
+        raise rec.error(f"colours must be integers 0..{MAX_COLOUR:,} (README: Limits), "
+                        f"found {' '.join(rec.tokens)}")
+    return tuple(vals)  # type: ignore[return-value]
+
+
 def _read_pieces(recs: list[Record], count: int, path: str, header: Record) -> list[Edges]:
-    pieces = []
-    for rec in recs:
-        vals = rec.ints(4, "colours N E S W (non-negative integers)")
-        if any(v < 0 for v in vals):
-            raise rec.error("colours must be non-negative integers")
-        pieces.append(tuple(vals))
+    pieces = [colours(rec) for rec in recs]
     if len(pieces) != count:
         line = recs[-1].line if recs else header.line
         raise InputError(
@@ -101,10 +106,7 @@ def _parse_heule(recs: list[Record], path: str) -> EdgeInstance:
     if k < 0 or k > len(recs) - 1:
         raise head.error(f"hint count {k} out of range")
     hint_recs, piece_recs = recs[1 : 1 + k], recs[1 + k :]
-    pieces = []
-    for rec in piece_recs:
-        vals = rec.ints(4, "colours N E S W")
-        pieces.append(tuple(vals))
+    pieces = [colours(rec) for rec in piece_recs]
     w, h = _dims_from_pieces(pieces, path)
     inst = EdgeInstance(w, h, pieces, name=Path(path).stem)  # type: ignore[arg-type]
     for rec in hint_recs:

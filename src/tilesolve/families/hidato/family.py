@@ -23,6 +23,9 @@ class HidatoFamily(Family):
         recs = grid_records(str(path), text, header=text.lstrip().lower().startswith("hidato"))
         return parse_solution(instance, recs, str(path))
 
+    def model_units(self, instance, growing: bool = False) -> tuple[int, str] | None:
+        return instance.n, f"{instance.n:,} cells"
+
     def info(self, instance) -> dict:
         dims = instance.dims
         return {

@@ -20,6 +20,7 @@ import math
 import random
 
 from ...backends import cpsat as runner
+from ...core.bounds import MAX_HIDATO_CELLS as MAX_CELLS
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, positive_int
 from ...core.result import Solution, SolveOptions, Status
@@ -27,7 +28,6 @@ from ...core.textfile import write_text_atomic
 from .cpsat import HidatoBoolean
 from .format import format_instance
 from .instance import SHAPES, Cell, HidatoInstance, adjacent_cells, layout
-from .parse import MAX_CELLS
 
 
 def board_dims(shape: str, cells: int) -> tuple[int, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...core.bounds import MAX_HIDATO_CELLS, too_big
 from ...core.errors import InputError
 from ...core.result import Solution
 from ...core.textfile import Record, read_text, strict_int
@@ -48,14 +49,11 @@ def grid_records(path: str, text: str, header: bool = True) -> list[Record]:
     return out
 
 
-# Beyond this the models no longer fit in memory (CP-SAT's Boolean model has N^2 literals);
-# the largest shipped board has 1,024 cells.
-MAX_CELLS = 100_000
-
-
 def _check_size(rec: Record, cells: int, what: str) -> None:
-    if cells > MAX_CELLS:
-        raise rec.error(f"{what} has {cells:,} cells; expected at most {MAX_CELLS:,}")
+    """The board's size before any table of it is made (core.bounds); the largest shipped
+    board has 1,024 cells."""
+    if cells > MAX_HIDATO_CELLS:
+        raise rec.error(too_big(what, cells, MAX_HIDATO_CELLS, "cells"))
 
 
 def _header(rec: Record) -> tuple[str, tuple[int, ...]]:

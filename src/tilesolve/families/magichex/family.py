@@ -16,6 +16,9 @@ class MagicHexFamily(Family):
     def canonical(self, instance, solution):
         return canonical(instance, solution)
 
+    def model_units(self, instance, growing: bool = False) -> tuple[int, str] | None:
+        return instance.n_cells, f"{instance.n_cells:,} cells"
+
     def info(self, instance) -> dict:
         return {
             "family": self.name,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...core.bounds import MAX_MAGICHEX_ORDER
 from ...core.errors import InputError
 from ...core.result import Solution
 from ...core.textfile import Record, parse_int, read_text, records
 from .instance import Cell, MagicHexInstance
 
 # 10,621 cells at order 60: far beyond what any backend solves, still cheap to read and check.
-MAX_ORDER = 60
+MAX_ORDER = MAX_MAGICHEX_ORDER
 
 
 def _header(rec: Record) -> tuple[int, int]:

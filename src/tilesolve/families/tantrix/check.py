@@ -195,7 +195,7 @@ def verify(inst: TantrixInstance, sol: Solution, objective: str | None = None) -
         for cell in sorted(set(sol) - board):
             rep.add("off-board", f"tile {sol[cell][0]} at {cell} lies off the board")
     elif inst.shape == "triangle" and inst.size is not None:
-        if shape_key(sol) != shape_key(triangle(inst.size)):
+        if inst.place_count() != len(sol) or shape_key(sol) != shape_key(triangle(inst.size)):
             rep.add("shape", f"the tiles do not form a triangle of side {inst.size}")
     for cell, (t, rot) in sorted(sol.items()):
         mine = cat.edges(t, rot)

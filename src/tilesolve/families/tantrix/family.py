@@ -29,6 +29,19 @@ class TantrixFamily(Family):
     def canonical(self, instance, solution) -> Hashable:
         return canonical(instance, solution)
 
+    def model_units(self, instance, growing: bool = False) -> tuple[int, str] | None:
+        """Cells x tile kinds of the layout a model is built on: a fixed shape's cells, or the
+        hexagon around the pinned tile that holds any solution (a solve starts on a smaller
+        one and grows it: `first_radius`)."""
+        from .region import first_radius, free_radius_limit
+
+        cells = instance.place_count()
+        if cells is None:
+            radius = first_radius(instance) if growing else free_radius_limit(instance)
+            cells = 3 * radius * (radius + 1) + 1
+        kinds = len(set(instance.tiles))
+        return cells * kinds, f"{cells:,} cells x {kinds} tiles"
+
     def info(self, instance) -> dict:
         out = {
             "family": self.name,

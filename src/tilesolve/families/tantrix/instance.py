@@ -64,6 +64,16 @@ class TantrixInstance:
             return triangle(self.size)
         return None
 
+    def place_count(self) -> int | None:
+        """How many cells `cells()` holds, counted without listing them (a triangle of side
+        10^9 has 5 * 10^17)."""
+        if self.shape == "board":
+            return len(self.board)
+        if self.shape == "triangle":
+            assert self.size is not None
+            return self.size * (self.size + 1) // 2
+        return None
+
     def goal_colours(self) -> list[str]:
         return [g.colour for g in self.goals if g.colour != "any"]
 

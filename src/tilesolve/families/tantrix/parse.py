@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from ...core.bounds import MAX_TANTRIX_TILES, too_big
 from ...core.errors import InputError
 from ...core.result import Solution
 from ...core.textfile import Record, parse_int, read_text, records
@@ -13,9 +14,10 @@ from . import catalogue as cat
 from .instance import GOAL_COLOURS, GOAL_KINDS, Goal, Hex, TantrixInstance
 
 
-def parse_tile_list(tokens: list[str], rec: Record) -> list[int]:
-    """Tile numbers from tokens like `1-10`, `3`, `4,5`; ranges ascending, 1..56."""
-    out = []
+def parse_tile_list(tokens: list[str], rec: Record, before: int = 0) -> list[int]:
+    """Tile numbers from tokens like `1-10`, `3`, `4,5`; ranges ascending, 1..56; with the
+    `before` tiles of earlier lines at most MAX_TANTRIX_TILES (checked before any list)."""
+    out: list[int] = []
     for tok in (t for raw in tokens for t in raw.split(",") if t):
         if "-" in tok:
             lo_s, _, hi_s = tok.partition("-")
@@ -23,13 +25,15 @@ def parse_tile_list(tokens: list[str], rec: Record) -> list[int]:
             hi = parse_int(hi_s, rec, f"a tile range A-B with A, B in 1..{cat.TILE_COUNT}")
             if lo > hi:
                 raise rec.error(f"tile range {tok!r} runs backwards; expected A-B with A <= B")
-            nums = list(range(lo, hi + 1))
         else:
-            nums = [parse_int(tok, rec, f"a tile number 1..{cat.TILE_COUNT} or a range A-B")]
-        for t in nums:
+            lo = hi = parse_int(tok, rec, f"a tile number 1..{cat.TILE_COUNT} or a range A-B")
+        for t in (lo, hi):
             if not 1 <= t <= cat.TILE_COUNT:
                 raise rec.error(f"unknown tile {t}; expected tile numbers 1..{cat.TILE_COUNT}")
-        out += nums
+        if before + len(out) + hi - lo + 1 > MAX_TANTRIX_TILES:
+            raise rec.error(too_big("the puzzle", before + len(out) + hi - lo + 1,
+                                    MAX_TANTRIX_TILES, "tiles"))
+        out += range(lo, hi + 1)
     return out
 
 
@@ -55,7 +59,7 @@ def _parse_instance(recs: list[Record], path: str) -> TantrixInstance:
         if key == "tiles":
             if len(rec.tokens) < 2:
                 raise rec.error("expected 'tiles' followed by tile numbers or ranges like 1-10")
-            inst.tiles += parse_tile_list(rec.tokens[1:], rec)
+            inst.tiles += parse_tile_list(rec.tokens[1:], rec, len(inst.tiles))
         elif key == "goal":
             inst.goals.append(_goal(rec))
         elif key == "shape":

@@ -10,12 +10,12 @@ SHORTEST_LOOP = 3
 
 
 def reason(inst: TantrixInstance, objective: str | None = None) -> str | None:
-    places = inst.cells()
-    if places is not None and len(places) < inst.n:
+    places = inst.place_count()  # counted: a triangle of side 10^9 is never listed
+    if places is not None and places < inst.n:
         what = "board" if inst.shape == "board" else f"triangle of side {inst.size}"
-        return f"{inst.n} tiles but the {what} has only {len(places)} places"
-    if inst.shape == "triangle" and places is not None and len(places) > inst.n:
-        return f"{inst.n} tiles cannot cover the {len(places)} cells of a triangle of side " \
+        return f"{inst.n} tiles but the {what} has only {places} places"
+    if inst.shape == "triangle" and places is not None and places > inst.n:
+        return f"{inst.n} tiles cannot cover the {places:,} cells of a triangle of side " \
                f"{inst.size}"
     for goal in inst.goals:
         if goal.colour == "any":

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...core import draw
 from ...core import hexgrid as hx
+from ...core.bounds import MAX_TANTRIX_TILES
 from ...core.result import Solution
 from . import catalogue as cat
 from .instance import TantrixInstance
@@ -82,7 +83,9 @@ def render(inst: TantrixInstance, solution: Solution | None, path: str | Path,
            title: str = "") -> None:
     """Draw the cluster (its empty board cells in grey), or without a solution the board and
     the pieces laid out below it."""
-    board = inst.cells() or []
+    # a shape larger than any puzzle's tiles can cover is not drawn (side 10^9: MemoryError)
+    places = inst.place_count()
+    board = (inst.cells() or []) if places is not None and places <= MAX_TANTRIX_TILES else []
     tiles = {hx.pixel_center(c): tile for c, tile in (solution or {}).items()}
     tiles.update({hx.pixel_center(c): None for c in board if c not in (solution or {})})
     if solution is None:
