@@ -13,6 +13,7 @@ import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
 from tilesolve.backends.export import export
+from tilesolve.backends.milp import cbc_path
 from tilesolve.core.family import load_instance
 
 # the normal magic hexagon with four givens: its MILP takes HiGHS 0.2 s, without them 12 s
@@ -95,11 +96,9 @@ def test_cpsat_proto_by_a_separate_cpsat_process(case):
 
 
 def test_lp_by_the_cbc_binary(case):
-    import pulp
-
     path, d = case
     exported(path, d / "m.lp", "lp")
-    res = run(pulp.PULP_CBC_CMD().path, "m.lp", "solve", "solution", "cbc.sol", cwd=d)
+    res = run(cbc_path(), "m.lp", "solve", "solution", "cbc.sol", cwd=d)
     assert "Result - Optimal solution found" in res.stdout, res.stdout[-500:]
     assert (d / "cbc.sol").read_text().startswith("Optimal")
     verify_map(path, d / "cbc.sol", d / "m.lp.map.json")
@@ -224,12 +223,10 @@ def test_minizinc_solves_the_export(case):
 
 def test_maximising_mps_reaches_full_score(tmp_path):
     """The objective survives export: CBC minimises the negated score to -24 (all joins)."""
-    import pulp
-
     path = INSTANCES / "e2_4x4.txt"
     exported(path, tmp_path / "o.mps", "mps", "matches")
     assert "* objective negated" in (tmp_path / "o.mps").read_text()
-    res = run(pulp.PULP_CBC_CMD().path, "o.mps", "solve", "solution", "o.sol", cwd=tmp_path)
+    res = run(cbc_path(), "o.mps", "solve", "solution", "o.sol", cwd=tmp_path)
     assert "objective value -24" in (tmp_path / "o.sol").read_text(), res.stdout[-300:]
     res = verify_map(path, tmp_path / "o.sol", tmp_path / "o.mps.map.json", "--objective",
                      "matches", "--json")
