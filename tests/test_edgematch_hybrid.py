@@ -248,7 +248,7 @@ def test_portfolio_moves_an_idle_lanes_core_to_the_lane_that_raises_the_score(cl
 
 def test_portfolio_adapt_off_keeps_its_lanes(cli):
     proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "portfolio", "--objective", "matches",
-               "--backends", "lns,ga", "--adapt", "off", "--review", "1", "-t", "10",
+               "--backends", "lns,ga", "--adapt", "off", "--review", "1", "-t", "6",
                "--threads", "2", "--json")  # -t counts Python's start-up and the lanes' too
     out = json.loads(proc.stdout)
     assert out["verified"]
