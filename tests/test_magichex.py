@@ -161,6 +161,7 @@ def test_count_order_3_is_one_up_to_symmetry(backend):
     assert (data["count"], data["count_raw"]) == (1, 12)
 
 
+@pytest.mark.slow  # the search's whole tree (a count on order 3 stays: test_count_order_3_...)
 def test_count_zero_sum_order_3_is_26():
     res = run_cli("solve", INSTANCES / "magichex_3_zero.txt", "--count", "--backend", "search",
                   "--json")
