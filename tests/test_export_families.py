@@ -13,7 +13,7 @@ import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
 from tilesolve.backends.export import export
-from tilesolve.backends.external import cbc_path
+from tilesolve.backends.milp import cbc_path
 from tilesolve.core.family import load_instance
 
 # the normal magic hexagon with four givens: its MILP takes HiGHS 0.2 s, without them 12 s
@@ -222,12 +222,10 @@ def test_minizinc_solves_the_export(case):
 
 def test_maximising_mps_reaches_full_score(tmp_path):
     """The objective survives export: CBC minimises the negated score to -24 (all joins)."""
-    import pulp
-
     path = INSTANCES / "e2_4x4.txt"
     exported(path, tmp_path / "o.mps", "mps", "matches")
     assert "* objective negated" in (tmp_path / "o.mps").read_text()
-    res = run(pulp.PULP_CBC_CMD().path, "o.mps", "solve", "solution", "o.sol", cwd=tmp_path)
+    res = run(cbc_path(), "o.mps", "solve", "solution", "o.sol", cwd=tmp_path)
     assert "objective value -24" in (tmp_path / "o.sol").read_text(), res.stdout[-300:]
     res = verify_map(path, tmp_path / "o.sol", tmp_path / "o.mps.map.json", "--objective",
                      "matches", "--json")

@@ -114,7 +114,9 @@ def test_verify_cli_accepts_good_and_rejects_bad_boards(tmp_path):
 
 
 # --------------------------------------------------------------------------- backends
-@pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "ga", "search"])
+# HiGHS takes about 10 s here (the MILP's proof on order 2 stays in the default run)
+@pytest.mark.parametrize("backend", ["cpsat", pytest.param("milp", marks=pytest.mark.slow),
+                                     "sat", "ga", "search"])
 def test_every_backend_solves_order_3(tmp_path, backend):
     out = tmp_path / "sol.json"
     res = run_cli("solve", ORDER3, "--backend", backend, "--threads", "1", "--time-limit",
@@ -159,6 +161,7 @@ def test_count_order_3_is_one_up_to_symmetry(backend):
     assert (data["count"], data["count_raw"]) == (1, 12)
 
 
+@pytest.mark.slow  # the search's whole tree (a count on order 3 stays: test_count_order_3_...)
 def test_count_zero_sum_order_3_is_26():
     res = run_cli("solve", INSTANCES / "magichex_3_zero.txt", "--count", "--backend", "search",
                   "--json")
@@ -205,6 +208,7 @@ def test_order_2_has_no_magic_hexagon(tmp_path, backend):
     assert json.loads(res.stdout)["status"] == "infeasible"
 
 
+@pytest.mark.slow  # each configuration of the script for up to 5 s
 def test_every_default_config_of_the_benchmark_runs_on_order_3():
     import importlib.util
 

@@ -34,7 +34,7 @@ def test_sat_solves_challenge(n):
     assert stats["rounds"] >= 1
 
 
-@pytest.mark.parametrize("n", [10, 30])
+@pytest.mark.parametrize("n", [10, pytest.param(30, marks=pytest.mark.slow)])
 def test_milp_solves_challenge(n):
     stats = solved(*solve("milp", f"instances/tantrix_challenge_{n}.txt"), n)
     assert stats["rounds"] >= 1 and stats["solver"] == "highs"  # the default on boards

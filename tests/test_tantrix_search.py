@@ -126,6 +126,7 @@ def test_professor_two_loops(engine):
     assert res.stats["complete"] is True and res.count == 2
 
 
+@pytest.mark.slow  # the whole tree: about 6 CPU s
 def test_genius_solved_and_unique():
     if linewalk._linewalk is None:
         pytest.skip("compiled linewalk core not built")

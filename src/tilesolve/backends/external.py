@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
 import subprocess
 import tempfile
 import time
@@ -263,20 +261,10 @@ def _run_highs(path: Path, kind: str, time_limit: float | None, threads: int) ->
 
 
 def cbc_path() -> str:
-    """The CBC binary: PuLP's bundled one for this platform, else `cbc` on the PATH."""
-    try:
-        from pulp.apis import coin_api
+    """The CBC binary the MILP backend runs (backends.milp.cbc_path)."""
+    from .milp import cbc_path as bundled_cbc
 
-        bundled = getattr(coin_api, "pulp_cbc_path", None)  # PuLP's own pick for this OS
-    except ImportError:
-        bundled = None
-    if bundled and os.path.isfile(bundled) and os.access(bundled, os.X_OK):
-        return os.path.normpath(bundled)
-    found = shutil.which("cbc")
-    if found is None:
-        raise InputError("no CBC binary: this PuLP bundles none and there is no `cbc` on the "
-                         "PATH; use --solver highs")
-    return found
+    return bundled_cbc()
 
 
 def _run_cbc(path: Path, kind: str, time_limit: float | None, threads: int) -> ModelRun:

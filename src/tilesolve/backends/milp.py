@@ -29,8 +29,8 @@ flag is checked between rounds and during a solve: HiGHS polls it through its in
 callback (keeping its incumbent); CBC, a child process PuLP waits on, is killed (on Linux,
 found through /proc by its files' folder), which loses the round's incumbent.
 
-Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP < 4) or
-`highs` (in process, through highspy). Pitfalls handled here:
+Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP < 4, or
+cbcbox's: `cbc_path`) or `highs` (in process, through highspy). Pitfalls handled here:
 
 - PuLP reports status 1 ("Optimal") when a run stops on its time limit with an incumbent;
   only `prob.sol_status` tells proven optimal (1) from integer feasible (2).
@@ -53,9 +53,10 @@ Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP 
 
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import time
-import warnings
 from typing import Any
 
 import pulp
@@ -127,18 +128,37 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             **log,
             **native.highs(opts.params.get("milp") or {}),
         )
-    with warnings.catch_warnings():
-        # PULP_CBC_CMD is the bundled binary; PuLP 4 moves it to COIN_CMD + cbcbox.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return pulp.PULP_CBC_CMD(
-            msg=False,
-            logPath=STDERR if opts.verbose else None,
-            timeLimit=tl,
-            threads=threads,
-            warmStart=warm,
-            options=[f"randomCbcSeed {int(opts.seed) + 1}",
-                     *native.cbc(opts.params.get("milp") or {})],
-        )
+    return pulp.COIN_CMD(
+        path=cbc_path(),
+        msg=False,
+        logPath=STDERR if opts.verbose else None,
+        timeLimit=tl,
+        threads=threads,
+        warmStart=warm,
+        options=[f"randomCbcSeed {int(opts.seed) + 1}",
+                 *native.cbc(opts.params.get("milp") or {})],
+    )
+
+
+@functools.cache
+def cbc_path() -> str:
+    """The CBC binary: the one bundled with PuLP 3, else cbcbox's (where PuLP 4 takes CBC
+    from: `pip install pulp[cbc]`), else `cbc` on the PATH. PuLP 3.3 deprecates its
+    PULP_CBC_CMD, which PuLP 4 removes; COIN_CMD with a path is the interface both keep."""
+    from pulp.apis import coin_api
+
+    bundled = getattr(coin_api, "pulp_cbc_path", None)
+    if bundled and os.access(bundled, os.X_OK):
+        return os.path.normpath(bundled)
+    try:
+        import cbcbox
+    except ImportError:
+        found = shutil.which("cbc")
+        if found is None:
+            raise InputError("the cbc MILP solver needs CBC: `pip install cbcbox` "
+                             "(or choose --solver highs)") from None
+        return found
+    return cbcbox.cbc_bin_path()
 
 
 class _WarmHiGHS(pulp.HiGHS):

@@ -26,8 +26,8 @@ def _sum(variables) -> pulp.LpAffineExpression:
 
 class HidatoMilp(Placements, runner.MilpModel):
     def __init__(self, inst: HidatoInstance):
-        super().__init__(inst, lambda k, c: pulp.LpVariable(f"x_{k}_{c}", cat=pulp.LpBinary))
         self.prob = prob = pulp.LpProblem("hidato", pulp.LpMinimize)
+        super().__init__(inst, lambda k, c: prob.add_variable(f"x_{k}_{c}", 0, 1, pulp.LpBinary))
         prob += pulp.LpAffineExpression()  # satisfaction: no objective
         for k in range(1, inst.n + 1):
             prob += _sum(self.x[k].values()) == 1, f"number_{k}"

@@ -31,7 +31,7 @@ class MagicHexMilp(runner.MilpModel):
         prob = self.prob = pulp.LpProblem("magichex", pulp.LpMinimize)
         vals = list(inst.values)
         self.x = {
-            (c, v): pulp.LpVariable(f"x_{k}_{v - inst.first}", cat="Binary")
+            (c, v): prob.add_variable(f"x_{k}_{v - inst.first}", 0, 1, pulp.LpBinary)
             for k, c in enumerate(inst.cells)
             for v in vals
         }
