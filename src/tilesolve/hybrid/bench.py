@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.errors import InputError
-from ..core.family import BACKEND_MODULES, get_family, load_instance
+from ..core.family import get_family, load_instance
 from ..core.options import Option, Options
+from ..core.registry import BACKENDS, RACES
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -51,9 +52,9 @@ def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
     """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"}); a
     switch named alone is on (`cpsat:no_symmetry`)."""
     name, *opts = spec.split(":")
-    if name not in (*BACKEND_MODULES, "portfolio"):
+    if name not in (*BACKENDS, *RACES):
         raise InputError(f"unknown backend {name!r} in --backends; expected some of "
-                         f"{', '.join([*BACKEND_MODULES, 'portfolio'])}")
+                         f"{', '.join([*BACKENDS, *RACES])}")
     params = {}
     for opt in opts:
         key, sep, val = opt.partition("=")

@@ -26,6 +26,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, non_negative, positive_int, seconds
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from ...hybrid import memetic
 from . import anneal, breakscan, ga, lns
@@ -223,3 +224,6 @@ def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
              "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if score == joins else Status.FEASIBLE
     return Outcome(status, sol, score, joins if status == Status.SOLVED else None, stats)
+
+
+BACKEND = Backend("memetic", OPTIONS, solve, objectives=("matches",))
