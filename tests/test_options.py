@@ -207,10 +207,10 @@ MISSPELT = "unknown option(s) --no-symetry"
 
 
 def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
+    from tilesolve import bench
     from tilesolve.core.family import load_instance
     from tilesolve.core.solve import run_backend
     from tilesolve.dispatch import solve_file
-    from tilesolve.hybrid import bench
     from tilesolve.hybrid.islands import Islands
     from tilesolve.hybrid.portfolio import Portfolio
 

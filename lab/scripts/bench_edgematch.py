@@ -23,8 +23,8 @@ import os
 import statistics
 from pathlib import Path
 
+from tilesolve.bench import run_command, write_csv
 from tilesolve.families.edgematch.generate import planted_file
-from tilesolve.hybrid.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 # the public data beside the repository, or where E2_DATA points

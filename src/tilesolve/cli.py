@@ -745,7 +745,7 @@ def bench(
 
     Extra `--name value` options go to every backend that takes them (e.g. --population 200).
     """
-    from .hybrid.bench import Budget, run_bench, table
+    from .bench import Budget, run_bench, table
 
     _at_least("--threads", threads, 1)
     _at_least("--jobs", jobs, 0)

@@ -42,7 +42,7 @@ def command_options(command: str, backend: str | None = None) -> Options:
     if command in ("solve", "bench") and backend not in BACKENDS:
         tables += [_race_table(race) for race in RACES]
     if command == "bench":
-        from .hybrid.bench import BENCH_OPTIONS
+        from .bench import BENCH_OPTIONS
 
         tables.append(BENCH_OPTIONS)
     return Options(*tables)

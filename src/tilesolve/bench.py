@@ -27,10 +27,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..core.errors import InputError
-from ..core.family import get_family, load_instance
-from ..core.options import Option, Options
-from ..core.registry import BACKENDS, RACES
+from .core.errors import InputError
+from .core.family import get_family, load_instance
+from .core.options import Option, Options
+from .core.registry import BACKENDS, RACES
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -94,8 +94,8 @@ def _option_table(family, backend: str) -> Options:
     every backend that may race)."""
     if backend != "portfolio":
         return family.backend_options(backend)
-    from .budget import available
-    from .portfolio import OPTIONS
+    from .hybrid.budget import available
+    from .hybrid.portfolio import OPTIONS
 
     return Options(OPTIONS, *(family.backend_options(b) for b in available(family)))
 
@@ -138,8 +138,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict,
     reading's seconds count on this run's clock, as if it had read it itself).
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
-    from ..core.result import SolveOptions
-    from ..dispatch import read, solve_instance
+    from .core.result import SolveOptions
+    from .dispatch import read, solve_instance
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -357,7 +357,7 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
 
 def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None],
              loaded: dict[str, Loaded]):
-    from .cluster import client
+    from .hybrid.cluster import client
 
     rows = []
     with client(address) as cl:
