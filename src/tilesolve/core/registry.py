@@ -12,7 +12,7 @@ Two kinds of declaration, one of each per thing:
   command that loaded a family or a solver library it does not use would pay for it (NumPy
   alone 0.2 CPU s, OR-Tools 0.8 s; tests/test_startup_imports.py).
 
-A new family is one `FamilyEntry` here and its package (docs: lab/pages/adding_a_family.md);
+A new family is one `FamilyEntry` here and its package (families/TEMPLATE/README.md);
 tests/test_family_contract.py then runs every declared backend of it.
 """
 
