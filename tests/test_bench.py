@@ -8,7 +8,7 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
-from tilesolve.hybrid import bench
+from tilesolve import bench
 
 TINY = [str(INSTANCES / "e2_4x4.txt"), str(INSTANCES / "e2_5x5.txt")]
 

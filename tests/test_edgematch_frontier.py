@@ -123,7 +123,7 @@ def test_cpsat_rejects_bad_options(args, word):
 
 
 def test_bench_backend_options_become_command_line_options():
-    from tilesolve.hybrid import bench
+    from tilesolve import bench
 
     assert bench.command_options("cpsat:presearch=5:no_symmetry") == (
         "cpsat", ["--presearch", "5", "--no-symmetry", "true"])

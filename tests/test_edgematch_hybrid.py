@@ -277,8 +277,8 @@ def test_the_memetic_loop_puts_the_repaired_elite_in_the_worst_members_place():
     a solved 6x6 with a 3x3 window scrambled, goes to the exact repair of that window; the
     repaired board takes the worst member's place and counts as a gain; the rest stay."""
     from tilesolve.backends import ga as engine
+    from tilesolve.backends import memetic
     from tilesolve.families.edgematch import ga
-    from tilesolve.hybrid import memetic
 
     inst, sol = generate(6, 6, seed=2)
     enc, cfg = ga.build(inst, SolveOptions(objective="matches", params={"preset": "tuned"}))

@@ -1,4 +1,4 @@
-"""The memetic pool's recombination (recombine.py) and its loop (hybrid/memetic.py,
+"""The memetic pool's recombination (recombine.py) and its loop (backends/memetic.py,
 evolve_pool): hand-checked children on a solved 4x4, legal children of random parents, and the
 pool and the memetic backend's pool mode with the real annealer."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tilesolve.backends import memetic as loop
 from tilesolve.core.result import SolveOptions
 from tilesolve.families.edgematch import anneal, lns, recombine
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.generate import generate
-from tilesolve.hybrid import memetic as loop
 from tilesolve.hybrid.lanes import Inbox
 
 # cells of a 4x4 by index (row * 4 + column): the inner ones are 5, 6, 9, 10

@@ -1,4 +1,7 @@
-"""The layering: `core/` imports nothing above it (no backend, family, hybrid or API module)."""
+"""The layering, bottom up: `core/` imports nothing above it; `backends/` (solver runners)
+only core; `families/` no hybrid, dispatch, API or command line; `hybrid/` no dispatch, API or
+command line; and the lab (lab/) only the public `tilesolve` API and its own runner
+`experiment`, less the scripts in LAB_ALLOWED, which shrinks as they are converted."""
 
 from __future__ import annotations
 
@@ -7,15 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import tilesolve.core
 
 CORE = Path(tilesolve.core.__file__).parent
+PACKAGE = CORE.parent
+LAB = PACKAGE.parents[1] / "lab"
 
 
-def _imported(path: Path) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in a core module, those inside functions
-    too, and of every module named by a constant passed to importlib.import_module."""
-    package = "tilesolve.core"
+def _imported(path: Path, package: str = "tilesolve.core") -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in a module of `package`, those inside
+    functions too, and of every module named by a constant passed to importlib.import_module."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -26,6 +32,11 @@ def _imported(path: Path) -> list[tuple[int, str]]:
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module or ""
+            if name == "tilesolve":  # `from tilesolve import bench`: a module, not the API
+                out += [(node.lineno, f"tilesolve.{alias.name}") for alias in node.names
+                        if alias.name not in tilesolve.__all__]
+                if all(alias.name not in tilesolve.__all__ for alias in node.names):
+                    continue
             out.append((node.lineno, name))
         elif (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module"
               and node.args and isinstance(node.args[0], ast.Constant)):
@@ -61,3 +72,117 @@ def test_importing_every_core_module_loads_nothing_above_core():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _package_of(path: Path) -> str:
+    return ".".join(("tilesolve", *path.parent.relative_to(PACKAGE).parts))
+
+
+def _imports_in(layer: str) -> list[tuple[str, str]]:
+    """(file:line, module) of every tilesolve import in the layer's modules."""
+    found = []
+    for p in sorted((PACKAGE / layer).rglob("*.py")):
+        found += [(f"{p.relative_to(PACKAGE)}:{line}", name)
+                  for line, name in _imported(p, _package_of(p))
+                  if name.split(".")[0] == "tilesolve"]
+    return found
+
+
+# layer -> the tilesolve packages it may import
+MAY_IMPORT = {
+    "backends": ("tilesolve.core", "tilesolve.backends"),
+    "families": ("tilesolve.core", "tilesolve.backends", "tilesolve.families"),
+    "hybrid": ("tilesolve.core", "tilesolve.backends", "tilesolve.hybrid"),
+}
+
+
+@pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
+def test_each_layer_imports_only_the_layers_below_it(layer):
+    found = _imports_in(layer)
+    assert len(found) > 10  # the walk read the layer
+    allowed = MAY_IMPORT[layer]
+    upward = [f"{where} imports {name}" for where, name in found
+              if not any(name == a or name.startswith(a + ".") for a in allowed)]
+    assert upward == []
+
+
+def test_a_family_importing_the_hybrid_layer_is_seen(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from ...hybrid import race\n")
+    assert _imported(probe, "tilesolve.families.edgematch") == [(1, "tilesolve.hybrid")]
+
+
+def test_a_module_imported_from_the_package_is_not_the_public_api(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("from tilesolve import load, bench\nfrom tilesolve import Status\n")
+    assert _imported(probe, "lab") == [(1, "tilesolve.bench"), (1, "tilesolve"),
+                                       (2, "tilesolve")]
+
+
+# lab files that still reach past the public API: file -> (the areas it uses, why). Converting
+# a script to `tilesolve.load(...).solve(...)` removes its line; a new one may not be added.
+BENCH = "sweeps through tilesolve.bench, the `bench` command's runner (no public API yet)"
+PROBE = "probes a family's internals (its engines and models), not a solve"
+PAPER = "reproduces a paper with the GA engine's own settings and fitness curve"
+LAB_ALLOWED = {
+    "scripts/anneal_probe.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
+    "scripts/bench_edgematch.py": ({"tilesolve.bench", "tilesolve.core",
+                                    "tilesolve.families.edgematch"}, BENCH),
+    "scripts/bench_edgematch_ga.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_hidato.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_hybrid.py": ({"tilesolve.bench", "tilesolve.families.edgematch"}, BENCH),
+    "scripts/bench_limits.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_magichex.py": ({"tilesolve.bench", "tilesolve.families.magichex"}, BENCH),
+    "scripts/bench_milp_sat.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_tantrix.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_tantrix_fixed.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_tantrix_ga.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_tantrix_milp.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/bench_tantrix_search.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/compare_checkouts.py": ({"tilesolve.bench"}, BENCH),
+    "scripts/experiment.py": ({"tilesolve.bench", "tilesolve.core"}, BENCH),
+    "scripts/niang_readings.py": ({"tilesolve.backends", "tilesolve.core",
+                                   "tilesolve.families.edgematch"}, PAPER),
+    "scripts/plateau_rows.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
+    "scripts/probe_dasilva_class1.py": ({"tilesolve.backends", "tilesolve.core",
+                                         "tilesolve.families.hidato"}, PROBE),
+    "scripts/reproduce_downing.py": ({"tilesolve.backends", "tilesolve.families.tantrix"},
+                                     PAPER),
+    "scripts/reproduce_hint_flow.py": ({"tilesolve.bench", "tilesolve.core",
+                                        "tilesolve.dispatch"}, BENCH),
+    "scripts/reproduce_magichex.py": ({"tilesolve.backends", "tilesolve.families.magichex"},
+                                      PAPER),
+    "scripts/reproduce_niang.py": ({"tilesolve.backends", "tilesolve.families.edgematch"},
+                                   PAPER),
+    "scripts/rowscan_seeds.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
+    "scripts/solve_e2_data.py": ({"tilesolve.core", "tilesolve.dispatch"},
+                                 "solves with a board hint through dispatch (the API has none)"),
+    "scripts/tantrix_56.py": ({"tilesolve.core", "tilesolve.dispatch"},
+                              "reads solver logs through dispatch (the API has none)"),
+    "scripts/tantrix_compact_shapes.py": ({"tilesolve.core", "tilesolve.families.tantrix"},
+                                          PROBE),
+    "scripts/tree_estimate.py": ({"tilesolve.families.edgematch"}, PROBE),
+    "tests/test_experiment.py": ({"tilesolve.backends", "tilesolve.bench", "tilesolve.core"},
+                                 "tests the runner with the GA engine's fitness curve"),
+}
+
+
+def _area(name: str) -> str:
+    """tilesolve.families.edgematch.parse -> tilesolve.families.edgematch; tilesolve.core.x ->
+    tilesolve.core."""
+    parts = name.split(".")
+    return ".".join(parts[:3] if parts[1] == "families" else parts[:2])
+
+
+def test_the_lab_imports_only_the_public_api_and_its_runner():
+    """`import tilesolve` / `from tilesolve import ...` and the lab's `experiment` only; the
+    allow-list must shrink as scripts are converted, never grow."""
+    files = sorted(LAB.rglob("*.py"))
+    assert len(files) > 20
+    private = {}
+    for p in files:
+        areas = {_area(name) for _, name in _imported(p, "lab")
+                 if name.startswith("tilesolve.")}
+        if areas:
+            private[str(p.relative_to(LAB))] = areas
+    assert private == {path: areas for path, (areas, _) in LAB_ALLOWED.items()}

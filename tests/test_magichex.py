@@ -212,7 +212,7 @@ def test_order_2_has_no_magic_hexagon(tmp_path, backend):
 def test_every_default_config_of_the_benchmark_runs_on_order_3():
     import importlib.util
 
-    from tilesolve.hybrid.bench import Budget, run_each
+    from tilesolve.bench import Budget, run_each
 
     path = INSTANCES.parent / "lab" / "scripts" / "bench_magichex.py"
     spec = importlib.util.spec_from_file_location("bench_magichex", path)

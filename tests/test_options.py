@@ -55,7 +55,7 @@ def turned(sol: dict, n: int) -> dict:
 @pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search"])
 def test_an_imposed_board_is_accepted_in_every_orientation(backend):
     inst = read_instance(INSTANCES / "e2_4x4.txt")
-    mod = FAMILY.backend_module(backend)
+    mod = FAMILY.backend(backend)
     first = mod.solve(inst, SolveOptions(time_limit=60, threads=1))
     assert first.status == Status.SOLVED
     board = first.solution
@@ -132,9 +132,9 @@ def test_an_imposed_magic_hexagon_is_accepted_in_every_orientation(backend):
     from tilesolve.families.magichex.parse import read_instance as read_magichex
 
     inst = read_magichex(INSTANCES / "magichex_3.txt")
-    mod = MAGICHEX.backend_module(backend)
+    mod = MAGICHEX.backend(backend)
     # one solution found once (the MILP alone needs minutes for it on a loaded machine)
-    first = MAGICHEX.backend_module("search").solve(inst, SolveOptions(time_limit=60, threads=1))
+    first = MAGICHEX.backend("search").solve(inst, SolveOptions(time_limit=60, threads=1))
     assert first.status == Status.SOLVED
     images = magichex_images(inst, first.solution)
     assert len({tuple(sorted(b.items())) for b in images}) == 12  # twelve distinct boards
@@ -169,11 +169,9 @@ def test_a_table_converts_fills_defaults_and_refuses_a_misspelt_option():
 
 
 def backend_modules():
-    from tilesolve.core.family import BACKEND_MODULES, families
-    from tilesolve.hybrid.budget import has_backend
+    from tilesolve.core.family import families
 
-    return [(fam, b) for fam in families().values() for b in BACKEND_MODULES
-            if has_backend(fam, b)]
+    return [(fam, b) for fam in families().values() for b in fam.backends]
 
 
 def test_every_backend_and_generator_declares_its_options_in_one_table():
@@ -183,10 +181,10 @@ def test_every_backend_and_generator_declares_its_options_in_one_table():
     pairs = backend_modules()
     assert len(pairs) == 21
     for fam, b in pairs:
-        mod = fam.backend_module(b)
-        assert isinstance(mod.OPTIONS, Options), (fam.name, b)
-        assert not hasattr(mod, "PARAMS"), (fam.name, b)
-        assert all(o.help for o in mod.OPTIONS), (fam.name, b)
+        declared = fam.backend(b)
+        assert declared.name == b
+        assert isinstance(declared.options, Options), (fam.name, b)
+        assert all(o.help for o in declared.options), (fam.name, b)
     generators = [f for f in families().values() if f.name in ("edgematch", "hidato")]
     for fam in generators:
         assert isinstance(fam.module("generate").OPTIONS, Options)
@@ -209,10 +207,10 @@ MISSPELT = "unknown option(s) --no-symetry"
 
 
 def test_a_misspelt_option_is_refused_on_every_path(tmp_path):
+    from tilesolve import bench
     from tilesolve.core.family import load_instance
     from tilesolve.core.solve import run_backend
     from tilesolve.dispatch import solve_file
-    from tilesolve.hybrid import bench
     from tilesolve.hybrid.islands import Islands
     from tilesolve.hybrid.portfolio import Portfolio
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, popen_cli, run_cli, tagged_processes, wait_for, wait_gone
 
+from tilesolve.bench import size_of
 from tilesolve.core.errors import InputError
 from tilesolve.core.family import families, load_instance
 from tilesolve.core.result import SolveOptions, Status, StopFlag
 from tilesolve.hybrid import budget, lanes, race
-from tilesolve.hybrid.bench import size_of
 from tilesolve.hybrid.lanes import LaneSpec
 from tilesolve.hybrid.portfolio import Portfolio, solve_portfolio
 

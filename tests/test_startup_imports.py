@@ -41,5 +41,5 @@ def test_reading_an_edge_matching_file_loads_that_family_only():
 
 def test_the_search_backend_loads_no_solver_library_and_no_numpy():
     code = ("from tilesolve.core.family import get_family\n"
-            "get_family('edgematch').backend_module('search')\n")
+            "get_family('edgematch').backend('search')\n")
     assert _loaded_after(code) == ["tilesolve.families.edgematch"]

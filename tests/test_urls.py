@@ -136,7 +136,7 @@ def test_solve_reads_the_instance_once_for_its_outputs(counted_url, tmp_path):
 def test_a_bench_run_reads_its_instance_once(counted_url):
     from dataclasses import asdict
 
-    from tilesolve.hybrid.bench import Budget, run_one
+    from tilesolve.bench import Budget, run_one
 
     url, requests = counted_url
     row = run_one(url, "cpsat", 0, asdict(Budget(time_limit=30)))
@@ -145,7 +145,7 @@ def test_a_bench_run_reads_its_instance_once(counted_url):
 
 
 def test_a_bench_sweep_reads_each_instance_once(counted_url):
-    from tilesolve.hybrid.bench import Budget, sweep
+    from tilesolve.bench import Budget, sweep
 
     url, requests = counted_url
     rows = sweep([url], ["cpsat", "sat"], 2, Budget(time_limit=30), jobs=2, progress=False)

@@ -23,8 +23,8 @@ import os
 import statistics
 from pathlib import Path
 
+from tilesolve.bench import run_command, write_csv
 from tilesolve.families.edgematch.generate import planted_file
-from tilesolve.hybrid.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 # the public data beside the repository, or where E2_DATA points
@@ -66,11 +66,10 @@ def run_one(instance: Path, spec: str, seed: int, limit: float, threads: int) ->
 
 
 def available(spec: str) -> bool:
-    """Backends whose edge-matching module exists (some may still be under construction)."""
-    from tilesolve.core.family import BACKEND_MODULES
+    """Backends the edge-matching family declares."""
+    from tilesolve.core.family import get_family
 
-    mod = BACKEND_MODULES.get(spec.split(":")[0])
-    return mod is not None and (ROOT / "src/tilesolve/families/edgematch" / f"{mod}.py").exists()
+    return spec.split(":")[0] in get_family("edgematch").backends
 
 
 def spread(values: list[float]) -> str:

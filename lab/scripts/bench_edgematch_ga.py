@@ -11,7 +11,7 @@ import argparse
 import statistics
 import sys
 
-from tilesolve.hybrid.bench import Budget, backend_spec, run_each, write_csv
+from tilesolve.bench import Budget, backend_spec, run_each, write_csv
 
 
 def main(argv: list[str] | None = None) -> int:

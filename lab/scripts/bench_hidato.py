@@ -48,8 +48,8 @@ def run_one(task: tuple[str, str, int, int, int, str]) -> dict:
     the row without the instance's givens, which the caller knows."""
     from dataclasses import asdict
 
-    from tilesolve.hybrid.bench import Budget, backend_spec
-    from tilesolve.hybrid.bench import run_one as bench_run
+    from tilesolve.bench import Budget, backend_spec
+    from tilesolve.bench import run_one as bench_run
 
     path, variant, seed, population, evaluations, preset = task
     params = {**VARIANTS[variant], "preset": preset, "population": str(population),
@@ -71,7 +71,7 @@ def givens_of(paths: list[Path]) -> dict[str, int]:
 
 
 def exact_times(paths: list[Path], backends: list[str], time_limit: float) -> str:
-    from tilesolve.hybrid.bench import Budget, run_each
+    from tilesolve.bench import Budget, run_each
 
     givens = givens_of(paths)
     lines = ["| instance | cells | givens | " + " | ".join(f"{b} s" for b in backends) + " |",

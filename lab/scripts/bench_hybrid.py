@@ -27,8 +27,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from tilesolve.bench import run_together, solve_command
 from tilesolve.families.edgematch.generate import planted_file
-from tilesolve.hybrid.bench import run_together, solve_command
 
 ROOT = Path(__file__).resolve().parents[2]
 E2_DATA = ROOT.parent / "shared" / "e2_data"

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 from experiment import markdown_table  # noqa: E402
 
-from tilesolve.hybrid.bench import run_command  # noqa: E402
+from tilesolve.bench import run_command  # noqa: E402
 
 # the largest shipped instance of each family, and the backends it has
 CASES = [

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tilesolve.bench import Budget, run_each, write_csv
 from tilesolve.families.magichex.family import FAMILY
-from tilesolve.hybrid.bench import Budget, run_each, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tilesolve.hybrid.bench import Budget, backend_spec, run_each, write_csv
+from tilesolve.bench import Budget, backend_spec, run_each, write_csv
 
 CONFIGS = [("milp", "cbc"), ("milp", "highs"), ("sat", "cadical195"), ("sat", "glucose4")]
 

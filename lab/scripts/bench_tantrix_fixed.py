@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tilesolve.hybrid.bench import Budget, run_each
+from tilesolve.bench import Budget, run_each
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from tilesolve.hybrid.bench import Budget, backend_spec, run_each, write_csv
+from tilesolve.bench import Budget, backend_spec, run_each, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = [ROOT / "instances" / f"tantrix_discovery_{k}.txt" for k in (10, 15, 20)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tilesolve.hybrid.bench import Budget, backend_spec, run_each
+from tilesolve.bench import Budget, backend_spec, run_each
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = [*(f"tantrix_challenge_{n}.txt" for n in (10, 20, 30, 40)),

@@ -16,7 +16,7 @@ import argparse
 import statistics
 from pathlib import Path
 
-from tilesolve.hybrid.bench import run_command, write_csv
+from tilesolve.bench import run_command, write_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 

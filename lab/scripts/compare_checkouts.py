@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from tilesolve.hybrid.bench import run_together  # noqa: E402
+from tilesolve.bench import run_together  # noqa: E402
 
 # two representative instances per family, each with a backend that solves it in seconds
 RUNS = (

@@ -33,8 +33,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from tilesolve.bench import Budget, draw_curves, run_one
 from tilesolve.core.errors import InputError
-from tilesolve.hybrid.bench import Budget, draw_curves, run_one
 
 CSV_COLUMNS = (
     "key", "table", "row", "column", "instance", "backend", "seed", "status", "solved",

@@ -1,7 +1,7 @@
 """Does a GA elite help CP-SAT? Exact time (or score) with and without the GA's best board.
 
 For every instance a GA runs first (--ga-time seconds, its best board saved as a solution
-file), then `tilesolve.hybrid.bench` runs CP-SAT (one worker) with no hint and with that board as a
+file), then `tilesolve.bench` runs CP-SAT (one worker) with no hint and with that board as a
 hint (`cpsat:hint=...`), over --seeds seeds. Satisfaction instances compare time to solve;
 with --objective matches (optimisation), compare the score reached within the time limit.
 
@@ -21,9 +21,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from tilesolve.bench import Budget, run_bench, table
 from tilesolve.core.result import SolveOptions
 from tilesolve.dispatch import solve_file
-from tilesolve.hybrid.bench import Budget, run_bench, table
 
 
 def elite(instance: str, seconds: float, seed: int, objective: str | None, out: Path) -> dict:

@@ -14,9 +14,9 @@ import experiment as reproduce
 import numpy as np
 import pytest
 
+from tilesolve import bench
 from tilesolve.backends import ga as engine
 from tilesolve.core.errors import InputError
-from tilesolve.hybrid import bench
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_SCRIPTS = ROOT / "lab" / "scripts"

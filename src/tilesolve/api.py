@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.errors import InputError
-from .core.family import EXACT_BACKENDS, FAMILY_NAMES, Family, get_family, load_instance, load_text
+from .core.family import EXACT_BACKENDS, Family, family_names, get_family, load_instance, load_text
 from .core.options import UnknownOptions
 from .core.report import Report
 from .core.result import Solution, SolveOptions, SolveResult, Status
@@ -496,7 +496,7 @@ def load(path: str | Path, family: str | None = None, format: str | None = None)
     first line does not tell. The arguments come in `parse`'s order; a format given second,
     as `load(path, "bare")` once took it, is still read as the format (with a
     DeprecationWarning). A malformed file raises `InputError` naming the file and line."""
-    if family is not None and family not in FAMILY_NAMES and format is None:
+    if family is not None and family not in family_names() and format is None:
         warnings.warn("load(path, format) is now load(path, family, format); pass "
                       f"format={family!r}", DeprecationWarning, stacklevel=2)
         family, format = None, family

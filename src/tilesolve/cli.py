@@ -16,6 +16,7 @@ import typer
 
 from .core.errors import InputError
 from .core.family import get_family, load_instance
+from .core.registry import BACKENDS, RACES, export_sources, objectives
 from .core.result import SolveOptions, SolveResult, Status
 
 app = typer.Typer(
@@ -133,14 +134,12 @@ def _root(
 
 def ga_presets_help() -> str:
     """Each family's GA presets with their differences from the paper (for `solve --help`)."""
-    import importlib
-
     from .backends.ga import describe_presets
-    from .core.family import FAMILY_NAMES
+    from .core.registry import families_with
 
     lines = []
-    for name in FAMILY_NAMES:
-        presets = getattr(importlib.import_module(f"tilesolve.families.{name}.ga"), "PRESETS", None)
+    for name in families_with("ga"):
+        presets = get_family(name).backend("ga").presets
         if presets:
             lines += [f"{name} --backend ga:", *describe_presets(presets).splitlines()]
     return "\n".join(lines)
@@ -161,28 +160,14 @@ MEMORY_HELP = ("gigabytes a model may take (default 2, or TILESOLVE_MEMORY); a l
                "refused, with its estimate, before it is built")
 
 
-class Backend(str, Enum):
-    cpsat = "cpsat"
-    milp = "milp"
-    sat = "sat"
-    ga = "ga"
-    search = "search"
-    lns = "lns"
-    memetic = "memetic"
-    portfolio = "portfolio"
+def _choices(name: str, values) -> type[Enum]:
+    """A typer choice made from core.registry (read without importing any family)."""
+    return Enum(name, {v: v for v in values}, type=str)  # type: ignore[return-value]
 
 
-class Objective(str, Enum):
-    matches = "matches"  # edge matching: matched inner joins
-    longest = "longest"  # Tantrix: Downing's longest loop or line per goal colour
-
-
-class ExportKind(str, Enum):
-    cnf = "cnf"
-    lp = "lp"
-    mps = "mps"
-    cpsat = "cpsat"
-    mzn = "mzn"
+Backend = _choices("Backend", (*BACKENDS, *RACES))
+Objective = _choices("Objective", objectives())
+ExportKind = _choices("ExportKind", export_sources())
 
 
 @app.command(cls=SolveCommand)
@@ -446,7 +431,7 @@ def watchdog_answer(instance: Path, backend: str | None, seed: int, seconds: flo
 def _family_named(instance: Path) -> str:
     """The family an instance file names in its header (edgematch for a bare `W H` one).
     Never waits: a FIFO or a device is not opened for reading (read_bytes refuses it)."""
-    from .core.family import FAMILY_NAMES
+    from .core.registry import FAMILIES
     from .core.textfile import STDIN, read_bytes, read_stdin
 
     try:
@@ -457,7 +442,7 @@ def _family_named(instance: Path) -> str:
     for line in data.splitlines():
         words = line.split("#")[0].split()
         if words:
-            return words[0].lower() if words[0].lower() in FAMILY_NAMES else "edgematch"
+            return words[0].lower() if words[0].lower() in FAMILIES else "edgematch"
     return "edgematch"
 
 
@@ -760,7 +745,7 @@ def bench(
 
     Extra `--name value` options go to every backend that takes them (e.g. --population 200).
     """
-    from .hybrid.bench import Budget, run_bench, table
+    from .bench import Budget, run_bench, table
 
     _at_least("--threads", threads, 1)
     _at_least("--jobs", jobs, 0)

@@ -4,8 +4,9 @@ generator, each with its type, default and meaning (read from the `OPTIONS` tabl
 from __future__ import annotations
 
 from .core.errors import InputError
-from .core.family import BACKEND_MODULES, EXACT_BACKENDS, FAMILY_NAMES, Family, families, get_family
+from .core.family import EXACT_BACKENDS, Family, families, get_family
 from .core.options import Options
+from .core.registry import BACKENDS, FAMILIES, families_with
 
 RACES = ("portfolio", "islands")
 LANES_NOTE = "any other option goes to the racing backends that take it (tilesolve options " \
@@ -13,20 +14,15 @@ LANES_NOTE = "any other option goes to the racing backends that take it (tilesol
 
 
 def backends_by_family() -> dict[str, list[str]]:
-    """Each backend name with the families that have it (found without importing solvers)."""
-    from .hybrid.budget import has_backend
-
+    """Each backend name with the installed families that declare it (core.registry)."""
     fams = families()
-    return {b: [f for f in FAMILY_NAMES if f in fams and has_backend(fams[f], b)]
-            for b in BACKEND_MODULES}
+    return {b: [f for f in families_with(b) if f in fams] for b in BACKENDS}
 
 
 def generators() -> list[str]:
-    """The families that generate instances: those with a `generate` module (not imported)."""
-    import importlib.util
-
-    return [f for f in FAMILY_NAMES if f in families()
-            and importlib.util.find_spec(f"tilesolve.families.{f}.generate") is not None]
+    """The installed families that declare a `generate` module (core.registry)."""
+    fams = families()
+    return [f.name for f in FAMILIES.values() if f.generates and f.name in fams]
 
 
 def command_options(command: str, backend: str | None = None) -> Options:
@@ -40,13 +36,13 @@ def command_options(command: str, backend: str | None = None) -> Options:
     if command == "verify":
         return Options(*(fam.options for fam in fams.values()))
     names = EXACT_BACKENDS if command == "export" else \
-        [backend] if backend in BACKEND_MODULES else list(BACKEND_MODULES)
+        [backend] if backend in BACKENDS else list(BACKENDS)
     by_family = backends_by_family()
     tables = [fams[f].backend_options(b) for b in names for f in by_family[b]]
-    if command in ("solve", "bench") and backend not in BACKEND_MODULES:
+    if command in ("solve", "bench") and backend not in BACKENDS:
         tables += [_race_table(race) for race in RACES]
     if command == "bench":
-        from .hybrid.bench import BENCH_OPTIONS
+        from .bench import BENCH_OPTIONS
 
         tables.append(BENCH_OPTIONS)
     return Options(*tables)
@@ -67,17 +63,16 @@ def pages(name: str, family: str | None = None) -> list[tuple[str, Options]]:
         return [(f"generate {family}", get_family(family).module("generate").OPTIONS)]
     if name in RACES:
         return [(name, _race_table(name))]
-    if name not in BACKEND_MODULES:
+    if name not in BACKENDS:
         raise InputError(f"unknown name {name!r}; expected a backend ("
-                         f"{', '.join(BACKEND_MODULES)}), {', '.join(RACES)} or generate FAMILY")
+                         f"{', '.join(BACKENDS)}), {', '.join(RACES)} or generate FAMILY")
     fams = [get_family(family)] if family else \
         [families()[f] for f in backends_by_family()[name]]
     return [(f"{fam.name} --backend {name}", _backend_table(fam, name)) for fam in fams]
 
 
 def _backend_table(fam: Family, backend: str) -> Options:
-    fam.backend_module(backend)  # one line when the family has no such backend
-    return fam.backend_options(backend)
+    return fam.backend_options(backend)  # one line when the family has no such backend
 
 
 def _race_table(name: str) -> Options:
@@ -93,6 +88,7 @@ def solve_help() -> str:
     lines = ["Backend options (--name value): `tilesolve options BACKEND [--family F]` lists "
              "each one's type, default and meaning; also `tilesolve options portfolio`, "
              "`tilesolve options islands`, `tilesolve options generate FAMILY`.", "Backends:"]
-    lines += [f"  {b}: {', '.join(fams)}" for b, fams in backends_by_family().items()]
+    lines += [f"  {b}: {', '.join(fams)} ({BACKENDS[b].summary})"
+              for b, fams in backends_by_family().items()]
     lines.append("  portfolio: races the family's backends in parallel")
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """Solver-neutral exports of any family's models, with a variable map beside each file.
 
-A family declares its models and nothing else: each backend module (`cnf`, `milp`, `cpsat`)
-has `build(instance, options) -> compiled`, the object its runner solves, with `decode(value)`
+A family declares its models and nothing else: each model backend's declaration
+(core.registry.Backend of `cnf`, `milp`, `cpsat`) names its `build(instance, options) ->
+compiled`, the object its runner solves, with `decode(value)`
 turning solver values back into a board. This module writes what `build` returns:
 
 - `cnf`: DIMACS CNF of the SAT model (a MaxSAT WCNF when it maximises `objective_lits`);
@@ -25,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
+from ..core.registry import export_sources
 from ..core.textfile import write_atomic, write_text_atomic
 
-KINDS = ("cnf", "lp", "mps", "cpsat", "mzn")
-SOURCE = {"cnf": "sat", "lp": "milp", "mps": "milp", "mzn": "milp", "cpsat": "cpsat"}
+SOURCE = export_sources()  # export kind -> the backend whose model it writes
+KINDS = tuple(SOURCE)
 TEXT_PROTO = (".txt", ".pbtxt", ".textproto")
 ANSWERS = {
     "cnf": "SAT competition output (s/v lines) or a bare list of literals",
@@ -67,14 +69,14 @@ def build_model(family, inst, kind: str, objective: str | None, params: dict | N
     if kind not in KINDS:
         raise InputError(f"unknown export kind {kind!r}; expected one of {', '.join(KINDS)}")
     family.check_objective(objective)
-    mod = family.backend_module(SOURCE[kind])
-    if not hasattr(mod, "build"):
+    declared = family.backend(SOURCE[kind])
+    if declared.build is None:
         raise InputError(f"the {family.name} family cannot export its {SOURCE[kind]} model")
     # validated as a solve validates them: a misspelt option is refused, not ignored
     checked = backend_params(family, SOURCE[kind], dict(params or {}))
     if "radius" not in checked:  # a smaller --radius is the user's own bound on the model
         family.check_model(inst, kind, memory)
-    return mod.build(inst, SolveOptions(objective=objective, params=checked))
+    return declared.build(inst, SolveOptions(objective=objective, params=checked))
 
 
 def notes_of(compiled) -> list[str]:

@@ -11,9 +11,10 @@ subclass (module `family`), and keeps its files and rules in modules named alike
 - `check`: `verify(instance, solution, objective=None) -> Report`.
 
 `Family` reads, writes and checks through those modules. Backends live beside them as modules
-(`cpsat`, `milp`, `cnf`, `ga`), each with `solve(instance, options) -> Outcome` and an `OPTIONS`
-table (core.options) of the options it takes; the registry imports them only when asked, so a
-missing solver library never breaks the other backends.
+(`cpsat`, `milp`, `cnf`, `ga`, ...), each ending with its declaration `BACKEND = Backend(...)`
+(core.registry: options table, objectives, solve, count, build); core.registry lists which
+family has which backend, so a module is imported only when its backend runs, and a missing
+solver library never breaks the other backends.
 """
 
 from __future__ import annotations
@@ -27,15 +28,12 @@ from typing import Any
 
 from .errors import InputError
 from .options import Option, Options
+from .registry import BACKENDS, FAMILIES, RACES, Backend, FamilyEntry, model_backends
 from .report import Report
 from .result import Solution
 from .textfile import Record, as_url, checked_text, read_text, records, source_stem
 
-# command-line backend name -> module name inside a family package
-BACKEND_MODULES = {"cpsat": "cpsat", "milp": "milp", "sat": "cnf", "ga": "ga", "search": "search",
-                   "lns": "lns", "memetic": "memetic"}
-EXACT_BACKENDS = ("cpsat", "milp", "sat")
-FAMILY_NAMES = ("edgematch", "tantrix", "hidato", "magichex")
+EXACT_BACKENDS = model_backends()
 # options every backend takes from the program, never from the command line
 # (the Python API's solver_params: a backend's solver's own parameters, by the backend's name)
 PROGRAM_OPTIONS = Options(Option("cpsat", dict, help="CP-SAT parameters", internal=True),
@@ -47,10 +45,24 @@ class Family:
     """Base class: parsing, formatting, verification and backend lookup for one puzzle."""
 
     name: str = ""
-    objectives: tuple[str, ...] = ()  # the --objective names the family scores
     options = Options()  # options that change the instance, taken by every backend
     # what each objective's score counts, as printed beside it ("matched joins 362/480")
     objective_counts: dict[str, str] = {}
+
+    @property
+    def entry(self) -> FamilyEntry:
+        """The family's declaration in core.registry."""
+        return FAMILIES[self.name]
+
+    @property
+    def objectives(self) -> tuple[str, ...]:
+        """The --objective names the family scores (declared in core.registry)."""
+        return self.entry.objectives
+
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """The family's backends (declared in core.registry), none imported."""
+        return self.entry.backends
 
     @property
     def optimisation(self) -> bool:
@@ -161,9 +173,9 @@ class Family:
         Runs before any solver, so such puzzles are reported infeasible with the reason, at
         once. The family's `precheck` module holds the counts; none means nothing to check."""
         try:
-            mod = importlib.import_module(f"tilesolve.families.{self.name}.precheck")
+            mod = importlib.import_module(f"{self.entry.module_path}.precheck")
         except ModuleNotFoundError as exc:
-            if exc.name == f"tilesolve.families.{self.name}.precheck":
+            if exc.name == f"{self.entry.module_path}.precheck":
                 return None
             raise
         return mod.reason(instance, objective)
@@ -171,45 +183,47 @@ class Family:
     # --- the family's modules -----------------------------------------------------------
     def part(self, name: str) -> ModuleType:
         """One of the modules every family has (parse, format, check)."""
-        return importlib.import_module(f"tilesolve.families.{self.name}.{name}")
+        return importlib.import_module(f"{self.entry.module_path}.{name}")
 
     # --- backends and tools --------------------------------------------------------------
-    def backend_module(self, backend: str) -> ModuleType:
-        mod = BACKEND_MODULES.get(backend)
-        if mod is None:
-            raise InputError(
-                f"unknown backend {backend!r}; expected one of "
-                f"{', '.join([*BACKEND_MODULES, 'portfolio'])}"
-            )
-        try:
-            return importlib.import_module(f"tilesolve.families.{self.name}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"tilesolve.families.{self.name}.{mod}":
-                raise InputError(f"the {self.name} family has no {backend} backend") from None
-            raise
+    def backend(self, name: str) -> Backend:
+        """The declared backend `name` of this family (its module imported now)."""
+        if name not in BACKENDS:
+            raise InputError(f"unknown backend {name!r}; expected one of "
+                             f"{', '.join([*BACKENDS, *RACES])}")
+        if name not in self.backends:
+            raise InputError(f"the {self.name} family has no {name} backend")
+        mod = importlib.import_module(f"{self.entry.module_path}.{BACKENDS[name].module}")
+        return mod.BACKEND
 
     def backend_options(self, backend: str) -> Options:
-        """Every option the backend takes: the family's, the backend module's `OPTIONS`
-        table, and the program's own."""
-        return Options(self.options, self.backend_module(backend).OPTIONS, PROGRAM_OPTIONS)
+        """Every option the backend takes: the family's, the backend's own table, and the
+        program's own."""
+        return Options(self.options, self.backend(backend).options, PROGRAM_OPTIONS)
 
     def module(self, name: str) -> ModuleType:
         """An optional tool module of the family (render, generate, export)."""
         try:
-            return importlib.import_module(f"tilesolve.families.{self.name}.{name}")
+            return importlib.import_module(f"{self.entry.module_path}.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"tilesolve.families.{self.name}.{name}":
+            if exc.name == f"{self.entry.module_path}.{name}":
                 raise InputError(f"the {self.name} family does not support {name}") from None
             raise
 
 
+def family_names() -> tuple[str, ...]:
+    """The families core.registry declares, in its order (none imported)."""
+    return tuple(FAMILIES)
+
+
 def installed(name: str) -> Family | None:
-    """The family package `name` when it is installed, imported only now: reading an
+    """The declared family package `name` when it is installed, imported only now: reading an
     edge-matching file once imported all four, Hidato's NumPy among them (0.24 CPU s)."""
+    path = FAMILIES[name].module_path
     try:
-        mod = importlib.import_module(f"tilesolve.families.{name}")
+        mod = importlib.import_module(path)
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"tilesolve.families.{name}"):
+        if exc.name and exc.name.startswith(path):
             return None
         raise
     return mod.FAMILY
@@ -217,12 +231,12 @@ def installed(name: str) -> Family | None:
 
 def families() -> dict[str, Family]:
     """Every family package that is installed, by name."""
-    found = {name: installed(name) for name in FAMILY_NAMES}
+    found = {name: installed(name) for name in family_names()}
     return {name: fam for name, fam in found.items() if fam is not None}
 
 
 def get_family(name: str) -> Family:
-    fam = installed(name) if name in FAMILY_NAMES else None
+    fam = installed(name) if name in FAMILIES else None
     if fam is None:
         raise InputError(f"unknown family {name!r}; expected one of {', '.join(families())}")
     return fam
@@ -249,10 +263,10 @@ def load_text(text: str, path: str | Path, fmt: str | None = None, family: str |
         fam = get_family(family)
         return fam, fam.read_instance(path, fmt, text)
     head = recs[0].tokens[0].lower()
-    named = installed(head) if head in FAMILY_NAMES else None
+    named = installed(head) if head in FAMILIES else None
     if named is not None:
         return named, named.read_instance(path, fmt, text)
-    for name in FAMILY_NAMES:  # a file without its family's name: the first that claims it
+    for name in family_names():  # a file without its family's name: the first that claims it
         fam = installed(name)
         if fam is not None and fam.sniff(recs, text):
             return fam, fam.read_instance(path, fmt, text)

@@ -43,7 +43,7 @@ def load_backend(family: Family, backend: str, opts: SolveOptions) -> bool:
     guard = building(opts) if opts.clock_from is not None else nullcontext()
     try:
         with guard:
-            family.backend_module(backend)
+            family.backend(backend)
     except OutOfTime:
         return False
     return True
@@ -51,21 +51,19 @@ def load_backend(family: Family, backend: str, opts: SolveOptions) -> bool:
 
 def run_validated(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """`run_backend` for options that `backend_params` has validated."""
-    mod = family.backend_module(backend)
-    supported = getattr(mod, "OBJECTIVES", None)  # backends that declare what they score
-    if opts.objective and supported is not None and opts.objective not in supported:
+    declared = family.backend(backend)
+    if opts.objective and opts.objective not in declared.objectives:
         from .errors import InputError
 
-        why = getattr(mod, "OBJECTIVE_REFUSAL", "")
         raise InputError(f"--objective {opts.objective} is not supported by the {backend} "
-                         f"backend of {family.name}" + (f": {why}" if why else ""))
+                         f"backend of {family.name}")
     if opts.count:
-        if not hasattr(mod, "count"):
+        if declared.count is None:
             from .errors import InputError
 
             raise InputError(f"--count is not supported by the {backend} backend of {family.name}")
-        return mod.count(instance, opts)
-    return call(mod.solve, instance, opts)
+        return declared.count(instance, opts)
+    return call(declared.solve, instance, opts)
 
 
 def call(solve, instance, opts: SolveOptions) -> Outcome:

@@ -6,12 +6,12 @@ gets fewer than one worker. Every other backend is single-threaded in the race.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 
 from ..core.errors import InputError
-from ..core.family import BACKEND_MODULES, EXACT_BACKENDS, PROGRAM_OPTIONS, Family
+from ..core.family import EXACT_BACKENDS, PROGRAM_OPTIONS, Family
 from ..core.options import Options
+from ..core.registry import BACKENDS
 
 # race order when the user names none: the exact solvers that are strongest on most puzzles
 # (CP-SAT, our own tree searches), the GA, then the rest
@@ -19,35 +19,30 @@ DEFAULT_ORDER = ("cpsat", "search", "ga", "sat", "milp")
 
 
 def available(family: Family) -> list[str]:
-    """Backends the family implements, in race order.
+    """Backends the family declares (core.registry), in race order.
 
-    Found without importing them (solver libraries take seconds to import, and each lane
-    imports its own); a module that exists but fails to import becomes that lane's error.
+    None is imported here (solver libraries take seconds to import, and each lane imports its
+    own); a module that fails to import becomes that lane's error.
     """
     return [name for name in DEFAULT_ORDER if has_backend(family, name)]
 
 
 def has_backend(family: Family, name: str) -> bool:
-    mod = BACKEND_MODULES.get(name)
-    try:
-        return mod is not None and importlib.util.find_spec(
-            f"tilesolve.families.{family.name}.{mod}") is not None
-    except ModuleNotFoundError:
-        return False
+    return name in family.backends
 
 
 def choose(family: Family, requested: str | None, cores: int,
            objective: str | None = None, instance=None) -> list[str]:
     """The racing backends: the requested list (validated), else as many as the cores allow
     (for an objective, the family's `objective_backends` when it names them)."""
-    have = [n for n in BACKEND_MODULES if has_backend(family, n)]
+    have = [n for n in BACKENDS if has_backend(family, n)]
     if requested:
         names = [n.strip() for n in requested.split(",") if n.strip()]
         for n in names:
-            if n not in BACKEND_MODULES:
+            if n not in BACKENDS:
                 raise InputError(
                     f"unknown backend {n!r} in --backends; expected some of "
-                    f"{', '.join(BACKEND_MODULES)}"
+                    f"{', '.join(BACKENDS)}"
                 )
             if n not in have:
                 raise InputError(f"the {family.name} family has no {n} backend")

@@ -252,7 +252,7 @@ class Config:
         if not methods or "portfolio" in methods:
             raise InputError("--island-methods must name backends of the family, e.g. lns,memetic")
         for m in methods:
-            family.backend_module(m)  # one line naming an unknown backend
+            family.backend(m)  # one line naming an unknown backend
         own = budget.check_params(family, methods, p, OPTIONS, "islands")
         epoch = own.get("epoch") or min(300.0, max(5.0, opts.time_limit / 6))
         passed = {k: v for k, v in p.items() if k not in OPTIONS}

@@ -24,6 +24,7 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from . import presearch
 from .instance import Cell, EdgeInstance
@@ -140,3 +141,6 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     with building(opts):
         compiled = EdgeCnf(inst, symmetry=False)
     return runner.count(compiled, opts)
+
+
+BACKEND = Backend("sat", OPTIONS, solve, objectives=("matches",), count=count, build=build)

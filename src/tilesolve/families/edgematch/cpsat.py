@@ -24,6 +24,7 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Option, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from . import presearch
 from .instance import EdgeInstance
@@ -230,3 +231,6 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     # every solution, so no symmetry breaking
     compiled = EdgeCpsat(inst, None, symmetry=False)
     return runner.count(compiled, opts)
+
+
+BACKEND = Backend("cpsat", OPTIONS, solve, objectives=("matches",), count=count, build=build)

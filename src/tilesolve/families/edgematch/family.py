@@ -20,7 +20,6 @@ SMALL_BOARD = 64  # cells: up to 8x8 the matches portfolio races CP-SAT (it prov
 
 class EdgeMatchFamily(Family):
     name = "edgematch"
-    objectives = ("matches",)
     options = Options(Option("clues", bool, False, "official Eternity II set: fix the four clue "
                              "pieces as well as the start piece"))
     objective_counts = {"matches": "matched joins"}

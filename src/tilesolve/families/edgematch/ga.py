@@ -51,6 +51,7 @@ from ...backends import ga as engine
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
+from ...core.registry import Backend
 from ...core.result import Outcome, SolveOptions, Status, ran_out
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
@@ -314,3 +315,6 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     if opts.objective == "matches":
         return Outcome(Status.FEASIBLE, sol, score, None, stats)
     return Outcome(ran_out(stats), sol, None, None, stats)
+
+
+BACKEND = Backend("ga", OPTIONS, solve, objectives=("matches",), presets=PRESETS)

@@ -33,6 +33,7 @@ from ortools.sat.python import cp_model
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, as_is, fraction, non_negative, positive_int, seconds
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
@@ -670,3 +671,6 @@ def solve_repairs(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
            "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if best_score == joins else Status.FEASIBLE
     return Outcome(status, best, best_score, joins if status == Status.SOLVED else None, out)
+
+
+BACKEND = Backend("lns", OPTIONS, solve, objectives=("matches",))

@@ -3,10 +3,10 @@
 - The pool (the default, `pool` >= 2): a few boards, each a break-search board annealed
   (anneal.py); a child of two members takes a rectangle of one and the rest of the other
   (recombine.py), is annealed for `memetic_seconds` CPU s and replaces the worst member when
-  it is better and not already there (hybrid/memetic.py, evolve_pool).
+  it is better and not already there (backends/memetic.py, evolve_pool).
 - The GA (`pool 0`): the GA's population, seeded with break-search boards, with its best member
   improved by a short anneal (the LNS lane's exact repairs with `anneal=off`) every few
-  generations and the improved board put back into the population (hybrid/memetic.py, attach).
+  generations and the improved board put back into the population (backends/memetic.py, attach).
 
 Options: every GA option (ga.py; the tuned preset unless --preset says otherwise), plus
 `memetic_every` (generations between repairs), `memetic_seconds` (time per repair or child),
@@ -24,10 +24,11 @@ from dataclasses import replace
 import numpy as np
 
 from ...backends import ga as engine
+from ...backends import memetic
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, non_negative, positive_int, seconds
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from ...hybrid import memetic
 from . import anneal, breakscan, ga, lns
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
@@ -146,7 +147,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
 
 def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
-    """The memetic pool (hybrid/memetic.py, evolve_pool): `size` break-search boards, each
+    """The memetic pool (backends/memetic.py, evolve_pool): `size` break-search boards, each
     annealed; then children of two members by rectangle crossover (recombine.py), each
     annealed, replacing the worst member. Every budget is CPU seconds, so a loaded machine
     slows the run but does not change what it does."""
@@ -223,3 +224,6 @@ def solve_pool(inst: EdgeInstance, opts: SolveOptions, size: int) -> Outcome:
              "cpu_seconds": round(time.process_time() - cpu0, 4)}
     status = Status.SOLVED if score == joins else Status.FEASIBLE
     return Outcome(status, sol, score, joins if status == Status.SOLVED else None, stats)
+
+
+BACKEND = Backend("memetic", OPTIONS, solve, objectives=("matches",))

@@ -20,6 +20,7 @@ from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.limits import building
 from ...core.options import NO_SYMMETRY, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import EdgeInstance
 from .placements import Placement, PlacementTable
@@ -120,3 +121,6 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     with building(opts):
         compiled = EdgeMilp(inst, symmetry=False)
     return runner.count(compiled, opts)
+
+
+BACKEND = Backend("milp", OPTIONS, solve, objectives=("matches",), count=count, build=build)

@@ -36,6 +36,7 @@ from dataclasses import replace
 from ...backends import search as runner
 from ...core import squaregrid as sq
 from ...core.options import NO_SYMMETRY, Option, Options, as_is
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
@@ -415,3 +416,6 @@ def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     kind = _engine(opts)
     tables = RowscanTables(inst, False, None, opts.fix, _lookahead(opts))
     return runner.count(kind(tables, None if _fixed(opts) else opts.seed), opts)
+
+
+BACKEND = Backend("search", OPTIONS, solve, objectives=("matches",), count=count)

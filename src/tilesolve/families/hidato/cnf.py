@@ -16,6 +16,7 @@ from pysat.formula import IDPool
 
 from ...backends import cnf as runner
 from ...core.limits import built
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import HidatoInstance
 from .placements import Placements
@@ -70,3 +71,6 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     return runner.count(built(opts, lambda: build(inst, opts)), opts)
+
+
+BACKEND = Backend("sat", OPTIONS, solve, count=count, build=build)

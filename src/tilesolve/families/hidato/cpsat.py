@@ -19,6 +19,7 @@ from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Option, Options
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import HidatoInstance
 from .placements import Placements
@@ -155,3 +156,6 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     return runner.count(built(opts, lambda: build(inst, opts)), opts)
+
+
+BACKEND = Backend("cpsat", OPTIONS, solve, count=count, build=build)

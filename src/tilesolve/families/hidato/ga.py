@@ -27,6 +27,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.options import Option, Options
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from .instance import HidatoInstance
 
@@ -235,3 +236,6 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     stats = {**res.stats(), "max_fitness": enc.target, "seconds": round(res.seconds, 4)}
     status = Status.SOLVED if res.solved else ran_out(stats)
     return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)
+
+
+BACKEND = Backend("ga", OPTIONS, solve, presets=PRESETS)

@@ -13,6 +13,7 @@ import pulp
 
 from ...backends import milp as runner
 from ...core.limits import built
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import HidatoInstance
 from .placements import Placements
@@ -66,3 +67,6 @@ def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
 
 def count(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
     return runner.count(built(opts, lambda: build(inst, opts)), opts)
+
+
+BACKEND = Backend("milp", OPTIONS, solve, count=count, build=build)

@@ -21,6 +21,7 @@ from pysat.formula import IDPool
 from ...backends import cnf as runner
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import Cell, MagicHexInstance
 
@@ -136,3 +137,6 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     # every raw solution, so the 12 symmetries stay in
     return runner.count(built(opts, lambda: MagicHexCnf(inst, symmetry=False)), opts)
+
+
+BACKEND = Backend("sat", OPTIONS, solve, count=count, build=build)

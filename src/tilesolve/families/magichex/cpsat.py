@@ -26,6 +26,7 @@ from ...backends import cpsat as runner
 from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Option, Options, seconds, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import MagicHexInstance
 from .search_order import cell_order
@@ -148,3 +149,6 @@ def positive_float(value, what: str) -> float:
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     # every raw solution, so the 12 symmetries stay in
     return runner.count(MagicHexCpsat(inst, symmetry=False), opts)
+
+
+BACKEND = Backend("cpsat", OPTIONS, solve, count=count, build=build)

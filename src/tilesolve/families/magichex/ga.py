@@ -27,6 +27,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from . import post_ea
 from .instance import MagicHexInstance
@@ -244,3 +245,6 @@ def fixed_board(inst: MagicHexInstance) -> Outcome:
     genome = enc.random(np.random.default_rng(0), 1)[0]
     fit = float(enc.fitness(genome[None])[0])
     return Outcome(Status.SOLVED if fit == 0 else Status.INFEASIBLE, enc.decode(genome), fit)
+
+
+BACKEND = Backend("ga", OPTIONS, solve, presets=PRESETS)

@@ -19,6 +19,7 @@ import pulp
 from ...backends import milp as runner
 from ...core.limits import built
 from ...core.options import NO_SYMMETRY, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import MagicHexInstance
 
@@ -94,3 +95,6 @@ def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     # every raw solution, so the 12 symmetries stay in
     opts = _highs_unless_named(opts)
     return runner.count(built(opts, lambda: MagicHexMilp(inst, symmetry=False)), opts)
+
+
+BACKEND = Backend("milp", OPTIONS, solve, count=count, build=build)

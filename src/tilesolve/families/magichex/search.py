@@ -18,6 +18,7 @@ from bisect import bisect_left, insort
 
 from ...backends import search as runner
 from ...core.options import NO_SYMMETRY, Options, switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import MagicHexInstance
 from .search_order import cell_order
@@ -168,3 +169,6 @@ def fixed_instance(inst: MagicHexInstance, partial: Solution) -> MagicHexInstanc
     from dataclasses import replace
 
     return replace(inst, givens={**inst.givens, **{c: int(v) for c, v in partial.items()}})
+
+
+BACKEND = Backend("search", OPTIONS, solve, count=count)

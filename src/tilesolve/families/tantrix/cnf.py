@@ -29,6 +29,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Options
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import TantrixInstance
 from .lazy import (
@@ -175,3 +176,6 @@ def _solve(inst: TantrixInstance, opts: SolveOptions, count: bool) -> Outcome:
     run = runner.count if count else runner.run
     return solve_on_layouts(
         inst, opts, lambda lay, o: run(built(o, lambda: TantrixCnf(lay, short)), o), whole=count)
+
+
+BACKEND = Backend("sat", OPTIONS, solve, objectives=OBJECTIVES, count=count, build=build)

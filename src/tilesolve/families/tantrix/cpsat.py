@@ -27,6 +27,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Option, Options
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from . import cpsat_walk
@@ -435,3 +436,6 @@ def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     the pinned tile (once when it is used once). The walk model meets each class once per walk
     that states it; the pipeline merges them."""
     return solve(inst, opts, enumerate_all=True)
+
+
+BACKEND = Backend("cpsat", OPTIONS, solve, objectives=OBJECTIVES, count=count, build=build)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from ...core.family import Family
-from .check import LONGEST, OBJECTIVES, canonical
+from .check import LONGEST, canonical
 from .format import draw_text
 
 
 class TantrixFamily(Family):
     name = "tantrix"
-    objectives = OBJECTIVES
     objective_counts = {LONGEST: "tiles on each goal's longest loop or line"}
 
     def legend(self, instance) -> str:

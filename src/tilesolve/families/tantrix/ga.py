@@ -31,6 +31,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from .check import verify
 from .downing_growth import (
@@ -392,3 +393,6 @@ def scored_outcome(enc: DowningEncoding, stats: dict, fallback: Solution) -> Out
         return Outcome(ran_out(stats), fallback, None, stats=stats)
     score, genome = enc.best_valid
     return Outcome(Status.FEASIBLE, enc.decode(genome), float(score), stats=stats)
+
+
+BACKEND = Backend("ga", OPTIONS, solve, objectives=("longest",), presets=PRESETS)

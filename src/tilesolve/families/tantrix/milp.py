@@ -46,6 +46,7 @@ from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
 from ...core.options import Option, Options, auto_switch
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from .instance import TantrixInstance
 from .lazy import (
@@ -335,3 +336,6 @@ def solve_kino_uno(compiled: KinoUnoMilp, opts: SolveOptions) -> Outcome:
     out = runner.run(compiled, opts)
     out.stats["loops"] = compiled.loops
     return out
+
+
+BACKEND = Backend("milp", OPTIONS, solve, objectives=OBJECTIVES, count=count, build=build)

@@ -43,6 +43,7 @@ from ...backends import search as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.options import Options
+from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import catalogue as cat
 from . import linewalk, score_search
@@ -683,3 +684,6 @@ def count(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     complete = all(o.stats.get("complete") for _, o in outs) and \
         len(outs) == len(colour_choices(inst))
     return counting.tally(found[:opts.count_limit], complete, _merge_stats(outs), opts)
+
+
+BACKEND = Backend("search", OPTIONS, solve, objectives=OBJECTIVES, count=count)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..backends import ga as engine
 from ..core.result import Solution
+from . import ga as engine
 
 Improver = Callable[[Solution, float], tuple[Solution, float]]
 

@@ -27,9 +27,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..core.errors import InputError
-from ..core.family import BACKEND_MODULES, get_family, load_instance
-from ..core.options import Option, Options
+from .core.errors import InputError
+from .core.family import get_family, load_instance
+from .core.options import Option, Options
+from .core.registry import BACKENDS, RACES
 
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
@@ -51,9 +52,9 @@ def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
     """`ga:cbgi=off:population=200` -> ("ga", {"cbgi": "off", "population": "200"}); a
     switch named alone is on (`cpsat:no_symmetry`)."""
     name, *opts = spec.split(":")
-    if name not in (*BACKEND_MODULES, "portfolio"):
+    if name not in (*BACKENDS, *RACES):
         raise InputError(f"unknown backend {name!r} in --backends; expected some of "
-                         f"{', '.join([*BACKEND_MODULES, 'portfolio'])}")
+                         f"{', '.join([*BACKENDS, *RACES])}")
     params = {}
     for opt in opts:
         key, sep, val = opt.partition("=")
@@ -93,8 +94,8 @@ def _option_table(family, backend: str) -> Options:
     every backend that may race)."""
     if backend != "portfolio":
         return family.backend_options(backend)
-    from .budget import available
-    from .portfolio import OPTIONS
+    from .hybrid.budget import available
+    from .hybrid.portfolio import OPTIONS
 
     return Options(OPTIONS, *(family.backend_options(b) for b in available(family)))
 
@@ -137,8 +138,8 @@ def run_one(instance: str, backend: str, seed: int, budget: dict,
     reading's seconds count on this run's clock, as if it had read it itself).
     Besides the COLUMNS the row holds `stats`, the winning backend's statistics (the GA's
     fitness curve among them); the CSV keeps only the COLUMNS."""
-    from ..core.result import SolveOptions
-    from ..dispatch import read, solve_instance
+    from .core.result import SolveOptions
+    from .dispatch import read, solve_instance
 
     b = Budget(**budget)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -356,7 +357,7 @@ def run_local(work: list[tuple], budget: Budget, jobs: int, tick: Callable[[dict
 
 def run_dask(work: list[tuple], budget: Budget, address: str, tick: Callable[[dict], None],
              loaded: dict[str, Loaded]):
-    from .cluster import client
+    from .hybrid.cluster import client
 
     rows = []
     with client(address) as cl:

@@ -1,0 +1,145 @@
+"""What every family promises, run over core.registry: a family added there (or the template,
+families/TEMPLATE, registered here as a fifth) is tested by these without a line of its own.
+
+Every family parses its shipped instances and writes them back the same; every declared
+backend solves the family's smallest instance and the answer passes the checker; every model
+it declares exports; every declaration matches its module."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+from conftest import INSTANCES
+
+import tilesolve.families
+from tilesolve.core import registry
+from tilesolve.core.family import get_family, load_instance
+from tilesolve.core.options import Options
+from tilesolve.core.result import SolveOptions, Status
+from tilesolve.core.solve import backend_params, solve_backend
+
+TEMPLATE = registry.FamilyEntry("latin", backends=("cpsat",), package="TEMPLATE")
+ENTRIES = [*registry.FAMILIES.values(), TEMPLATE]
+PAIRS = [(e, b) for e in ENTRIES for b in e.backends]
+EXPORTS = [(e, kind) for e in ENTRIES for b in e.backends for kind in registry.BACKENDS[b].exports]
+PROVEN = ("cpsat", "search")  # solve every small instance within seconds; the others may not
+
+
+def _id(value) -> str:
+    return value.name if isinstance(value, registry.FamilyEntry) else str(value)
+
+
+@pytest.fixture(autouse=True)
+def template_registered():
+    registry.register(TEMPLATE)
+    yield
+    registry.unregister(TEMPLATE.name)
+
+
+@functools.cache
+def shipped() -> dict[str, list[Path]]:
+    """The instance files shipped for each family: instances/ and each package's own examples,
+    by the family that reads them (the template registered by the fixture)."""
+    package = Path(tilesolve.families.__file__).parent
+    by_family: dict[str, list[Path]] = {}
+    for path in sorted([*INSTANCES.glob("*.txt"), *package.glob("*/*.txt")]):
+        fam, _ = load_instance(path)
+        by_family.setdefault(fam.name, []).append(path)
+    return by_family
+
+
+def by_size(entry: registry.FamilyEntry) -> list[Path]:
+    return sorted(shipped()[entry.name], key=lambda p: p.stat().st_size)
+
+
+def solve_smallest(entry: registry.FamilyEntry, backend: str):
+    """The backend's run on the family's smallest shipped instance it takes (a backend may
+    refuse a kind of puzzle in one line: the MILP a Tantrix loop of any colour)."""
+    from tilesolve.core.errors import InputError
+
+    limit = 30 if backend in PROVEN else 5
+    for path in by_size(entry)[:10]:
+        fam, inst = load_instance(path)
+        # an optimiser that takes no plain solve (lns, memetic) runs for the family's objective
+        for objective in (None, *fam.backend(backend).objectives):
+            try:
+                return fam, inst, solve_backend(fam, inst, path.name, backend, SolveOptions(
+                    time_limit=limit, seed=1, threads=1, objective=objective))
+            except InputError:
+                continue
+    raise AssertionError(f"{entry.name} --backend {backend} took none of the small instances")
+
+
+def test_the_registry_declares_the_four_families_and_their_backends():
+    assert {e.name: len(e.backends) for e in registry.FAMILIES.values() if e != TEMPLATE} == {
+        "edgematch": 7, "tantrix": 5, "hidato": 4, "magichex": 5}
+    assert len(PAIRS) == 22 and len(EXPORTS) == 21
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_id)
+def test_every_family_parses_its_shipped_instances_and_writes_them_back(entry):
+    files = shipped()[entry.name]
+    assert files
+    fam = get_family(entry.name)
+    for path in files:
+        _, inst = load_instance(path)
+        text = fam.format_instance(inst)
+        again = fam.read_instance(path, None, text)
+        assert fam.format_instance(again) == text, path.name
+
+
+@pytest.mark.parametrize("entry,backend", PAIRS, ids=_id)
+def test_every_declaration_matches_its_module(entry, backend):
+    fam = get_family(entry.name)
+    declared = fam.backend(backend)
+    assert declared.name == backend
+    assert isinstance(declared.options, Options) and all(o.help for o in declared.options)
+    assert set(declared.objectives) <= set(entry.objectives)
+    kind = registry.BACKENDS[backend]
+    assert (declared.build is not None) == bool(kind.exports)
+    if kind.model:
+        assert declared.count is not None  # every model backend counts
+    # the table lists what the backend accepts: its defaults validate, a misspelling does not
+    defaults = backend_params(fam, backend, {})
+    assert backend_params(fam, backend, defaults) == defaults
+    with pytest.raises(Exception, match="unknown option"):
+        backend_params(fam, backend, {"no_such_option_x": "1"})
+
+
+@pytest.mark.parametrize("entry,backend", PAIRS, ids=_id)
+def test_every_declared_backend_solves_a_small_instance_and_the_checker_agrees(entry, backend):
+    fam, inst, res = solve_smallest(entry, backend)
+    if backend in PROVEN:
+        assert res.status == Status.SOLVED, (entry.name, backend, res.status)
+    if res.status in (Status.SOLVED, Status.FEASIBLE):  # the gate's verdict, and the checker's
+        assert res.verified
+        assert fam.verify(inst, fam.solution_from_json(inst, res.solution, "json")).ok
+
+
+@pytest.mark.parametrize("entry,kind", EXPORTS, ids=_id)
+def test_every_declared_export_writes(entry, kind, tmp_path):
+    from tilesolve.backends.export import export, map_path_of
+    from tilesolve.core.errors import InputError
+
+    path = tmp_path / f"model.{kind}"
+    for small in by_size(entry)[:10]:  # the smallest instance the model takes
+        fam, inst = load_instance(small)
+        try:
+            said = export(fam, inst, kind, path)
+            break
+        except InputError:
+            continue
+    assert said.startswith("wrote ")
+    assert path.stat().st_size > 0
+    data = json.loads(map_path_of(path).read_text())
+    assert data["family"] == entry.name and data["variables"] > 0
+
+
+def test_a_family_missing_a_backend_says_so_in_one_line():
+    from tilesolve.core.errors import InputError
+
+    with pytest.raises(InputError, match="^the hidato family has no search backend$"):
+        get_family("hidato").backend("search")
