@@ -100,7 +100,7 @@ def test_bad_file_raises_input_error_naming_the_line(tmp_path):
 
 @pytest.mark.parametrize(("build", "where"), [
     (lambda: tilesolve.edgematch([(0, 1, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (1, 0, 0, -1)]),
-     "<edgematch>:5: colours must be non-negative"),  # piece 4 on line 5
+     "<edgematch>:5: colours must be integers 0..255"),  # piece 4 on line 5
     (lambda: tilesolve.hidato([[E, 8, 10], [E, 5, E]]), "<hidato>:3: expected 5 rows"),
     (lambda: tilesolve.hidato([[E, 8, 10], [E, 5, E], *HIDATO_19_01[2:]]),
      "<hidato>:3: expected 4 tokens in this row"),
