@@ -355,7 +355,7 @@ def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solutio
 # --- the reference loop (the fallback without a compiler) ----------------------------------
 def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0,
            blocks: float = 0.0, unit: int = 1) -> int:
-    """The reference implementation of `_anneal.c`'s `run`: move for move the same kinds
+    """Reference implementation of `_anneal.c`'s `run`: move for move the same kinds
     (not the same draws: numpy's generator, not the core's); with an eleventh array, the
     packed join weights, the same weighted rule. Returns the moves taken."""
     return _PyChain(arrays, temp, unit).run(moves, focus, triples, blocks)

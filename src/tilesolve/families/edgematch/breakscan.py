@@ -226,7 +226,8 @@ class BreakSearcher:
 
 
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
-    """The loop of `_breakscan.c` in Python (the fallback; about a hundred times slower)."""
+    """Reference implementation of `_breakscan.c`: its loop in Python (the fallback; about a
+    hundred times slower)."""
     (cpiece, cw, cn, ce, cs, s0, i0, s1, i1, s2, i2, s3, i3, left, up, need_e, need_s, allow,
      exact, flags, gmax, pmax, umin, pos, lim, phase, cur, br, pe, ps, used, cg, cp, cu,
      state) = arrays
