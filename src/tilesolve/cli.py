@@ -228,9 +228,35 @@ def solve(
     Backend options (`--name value`, e.g. --population 500) may stand anywhere on the line;
     `tilesolve options BACKEND` lists them.
     """
+    from .core.outputs import BestBoard
+
+    opts = _solve_options(ctx, time_limit, seed, threads, objective, count, count_limit,
+                          verbose, progress_jsonl, log_boards, quiet, memory, solver)
+    _check_outputs(out_file, render, progress_jsonl, checkpoint)
+    named = str(instance)
+    if named == "-":  # standard input: the portfolio's lanes read the instance from a file
+        from .core.textfile import stdin_file
+
+        instance = stdin_file()
+    # the best verified board, on disk at each improvement: an interrupt answers with it
+    best = BestBoard([p for p in (checkpoint, out_file if objective else None) if p])
+    opts.on_verified = best.keep
+    if time_limit is not None and islands is None:
+        _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
+    _check_islands(islands, scheduler, backend)
+    outputs = (out_file, render, write_best)
+    result, family, inst = _dispatch(instance, fmt, backend, islands, scheduler, opts, best,
+                                     outputs, as_json)
+    _answer(result, named, family, inst, best, outputs, as_json)
+
+
+def _solve_options(ctx: typer.Context, time_limit: float | None, seed: int, threads: int,
+                   objective: Objective | None, count: bool, count_limit: int | None,
+                   verbose: bool, progress_jsonl: Path | None, log_boards: bool, quiet: bool,
+                   memory: float | None, solver: str | None) -> SolveOptions:
+    """`solve`'s options, checked (a bad one is an InputError)."""
     from .core import interrupt
     from .core.limits import process_start
-    from .dispatch import read, solve_instance, solve_islands
 
     opts = SolveOptions(
         time_limit=time_limit,
@@ -251,26 +277,27 @@ def solve(
     opts.check()
     if log_boards and progress_jsonl is None:
         raise InputError("--log-boards adds boards to --log-jsonl; add --log-jsonl FILE")
-    _check_outputs(out_file, render, progress_jsonl, checkpoint)
-    named = str(instance)
-    if named == "-":  # standard input: the portfolio's lanes read the instance from a file
-        from .core.textfile import stdin_file
-
-        instance = stdin_file()
     if solver is not None:
         opts.params["solver"] = solver
-    from .core.outputs import BestBoard
+    return opts
 
-    # the best verified board, on disk at each improvement: an interrupt answers with it
-    best = BestBoard([p for p in (checkpoint, out_file if objective else None) if p])
-    opts.on_verified = best.keep
-    if time_limit is not None and islands is None:
-        _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
+
+def _check_islands(islands: int | None, scheduler: str | None, backend: Backend | None) -> None:
     if islands is None and scheduler is not None:
         raise InputError("--scheduler runs islands; add --islands N")
     if islands is not None and backend is not None:
         raise InputError("--islands chooses its own methods; drop --backend "
                          "(--island-methods names them)")
+
+
+def _dispatch(instance: Path, fmt: str | None, backend: Backend | None, islands: int | None,
+              scheduler: str | None, opts: SolveOptions, best, outputs: tuple,
+              as_json: bool) -> tuple:
+    """Run the solve: (result, family, instance). On a signal, answer with the best verified
+    board (`_answer_interrupt` exits)."""
+    from .core import interrupt
+    from .dispatch import read, solve_instance, solve_islands
+
     result = None
     try:
         if islands is not None:
@@ -283,14 +310,21 @@ def solve(
             result = solve_instance(family, inst, str(instance),
                                     backend.value if backend else None, opts, fmt)
     except KeyboardInterrupt:
-        _answer_interrupt(best, None, opts, (out_file, render, write_best), as_json)
+        _answer_interrupt(best, None, opts, outputs, as_json)
         raise  # no verified board: main() answers `interrupted` alone
     if interrupt.received:  # the solvers stopped at the signal and answered
-        _answer_interrupt(best, result, opts, (out_file, render, write_best), as_json)
+        _answer_interrupt(best, result, opts, outputs, as_json)
+    return result, family, inst
+
+
+def _answer(result, named: str, family, inst, best, outputs: tuple, as_json: bool) -> None:
+    """Write the outputs and print the answer; exit with its status's code (2 when an
+    output could not be written)."""
     _claim()  # from here the answer is ours to give, not the watchdog's
     best.keep(result)  # the checkpoint ends on the answer's board when that is better
     result.instance = named
     failed = None
+    out_file, render, write_best = outputs
     if out_file or render:
         try:
             _write_outputs(result, family, inst, out_file, render, write_best)

@@ -110,7 +110,7 @@ import math
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -407,6 +407,126 @@ def window_ranks(size: int, w: int) -> list[float]:
     return list(itertools.accumulate(probs))[:-1]  # the last rank takes the rest
 
 
+def parents_of(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator,
+               draws: RandomBlocks | None) -> Sequence[int]:
+    """Indices of n parents; `draws` (steady state) serves tournaments and random picks
+    from pre-drawn blocks, other selections draw from `rng` (`select`)."""
+    if draws is not None and cfg.selection == "tournament":
+        # a few tournaments: Python's max (first of equals, like argmax) beats numpy calls
+        k = max(1, cfg.tournament_k)
+        cand = draws.integers(len(fit), n * k)
+        key = fit.__getitem__
+        return [max(cand[t:t + k], key=key) for t in range(0, n * k, k)]
+    if draws is not None and cfg.selection == "random":
+        return draws.integers(len(fit), n)
+    return select(fit, n, cfg, rng)
+
+
+def crossed(enc, rng: np.random.Generator, a: np.ndarray, b: np.ndarray,
+            cross: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (a[k], b[k]) with cross[k] crossed (one operator call for them all)."""
+    if all(cross):
+        return enc.crossover(a, b, rng)
+    if any(cross):
+        sel = np.array(cross)
+        c1, c2 = enc.crossover(a[sel], b[sel], rng)
+        a[sel], b[sel] = c1, c2
+    return a, b
+
+
+def mutated(enc, rng: np.random.Generator, kids: np.ndarray, mut: list[bool]) -> np.ndarray:
+    """The rows of `kids` with mut[k] mutated (one operator call for them all)."""
+    if all(mut):
+        return enc.mutate(kids, rng)
+    if any(mut):
+        sel = np.array(mut)
+        kids[sel] = enc.mutate(kids[sel], rng)
+    return kids
+
+
+def best_indices(pop: np.ndarray, fit: np.ndarray, n: int, distinct: bool) -> np.ndarray:
+    """Indices of the n best (`distinct`: of the n best distinct genomes)."""
+    order = np.argsort(-fit, kind="stable")
+    if not distinct or n == 0:
+        return order[:n]
+    _, first = np.unique(pop[order], axis=0, return_index=True)
+    return order[np.sort(first)][:n]
+
+
+def repaired(fn: Callable, pop: np.ndarray, fit: np.ndarray, cfg: GAConfig,
+             rng: np.random.Generator,
+             time_up: Callable[[], bool]) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, their repaired genomes) of a stall repair: the `repair_count` best, or with
+    `repair_pick` "mixed" the best and others drawn at random; no repair starts once
+    `time_up()` (a repair may take seconds)."""
+    k = max(1, cfg.repair_count)
+    order = np.argsort(-fit, kind="stable")[:k]
+    if cfg.repair_pick == "mixed" and k > 1 and len(fit) > k:
+        # the best keeps being polished; the others bring diversity into the repair
+        others = rng.choice(np.arange(1, len(fit)), k - 1, replace=False)
+        order = np.concatenate([order[:1], np.argsort(-fit, kind="stable")[others]])
+    done = []
+    for i in order:
+        done.append(fn(pop[i].copy(), rng))
+        if time_up():
+            break
+    return order[:len(done)], np.stack(done)
+
+
+class _Cbgi:
+    """Convergence-based gene insertion: the genes fixed so far (gene -> value, and the cells
+    each shows), those a `CbgiLink` released (the same value is banned from coming back),
+    and the budget share at which the population is next looked at."""
+
+    def __init__(self, cfg: GAConfig, link: CbgiLink | None) -> None:
+        self.cfg, self.link = cfg, link
+        self.on = cfg.cbgi if cfg.cbgi is not None else link is not None
+        self.fixed: dict[int, int] = {}
+        self.fixed_cells: dict[int, Solution] = {}
+        self.banned: set[tuple[int, int]] = set()
+        self.released: list[Solution] = []
+        self.next_look = cfg.cbgi_start
+
+    def fix_converged(self, enc, pop: np.ndarray, fit: np.ndarray) -> bool:
+        """Fix the gene the most members share with the best one when over the threshold
+        (not one fixed already, nor a released value); True when one was fixed."""
+        best = pop[int(np.argmax(fit))]
+        freq = (pop == best).mean(axis=0)
+        for g in self.fixed:
+            freq[g] = -1.0
+        for g, v in self.banned:
+            if best[g] == v:
+                freq[g] = -1.0
+        g = int(np.argmax(freq))
+        if freq[g] > self.cfg.cbgi_threshold:
+            self.fixed[g] = int(best[g])
+            self.fixed_cells[g] = dict(enc.gene_cells(best, [g]))
+            return True
+        return False
+
+    def fixed_partial(self) -> Solution:
+        out: Solution = {}
+        for cells in self.fixed_cells.values():
+            out.update(cells)
+        return out
+
+    def report_fixed(self) -> None:
+        if self.link is not None and self.link.on_fixed is not None:
+            self.link.on_fixed(self.fixed_partial())
+
+    def apply_releases(self) -> bool:
+        if self.link is None:
+            return False
+        cells = self.link.take_releases()
+        if not cells:
+            return False
+        gone = [g for g, sh in self.fixed_cells.items() if cells & set(sh)]
+        for g in gone:
+            self.banned.add((g, self.fixed.pop(g)))
+            self.released.append(self.fixed_cells.pop(g))
+        return bool(gone)
+
+
 # --- the run ----------------------------------------------------------------------------------
 class _Run:
     def __init__(self, enc, cfg: GAConfig, opts: SolveOptions, link: CbgiLink | None) -> None:
@@ -426,12 +546,8 @@ class _Run:
         self.found: tuple[np.ndarray, float, int] | None = None  # a solution: genome, fit, evals
         self.stall = 0
         self.repairs = 0
-        self.cbgi_on = cfg.cbgi if cfg.cbgi is not None else link is not None
-        self.fixed: dict[int, int] = {}
-        self.fixed_cells: dict[int, Solution] = {}
-        self.banned: set[tuple[int, int]] = set()
-        self.released: list[Solution] = []
-        self.next_cbgi = cfg.cbgi_start
+        self.cbgi = _Cbgi(cfg, link)
+        self.fixed = self.cbgi.fixed  # gene -> value held on every genome
 
     # budgets
     def elapsed(self) -> float:
@@ -500,16 +616,7 @@ class _Run:
         random numbers from pre-drawn blocks."""
         c, rng = self.cfg, self.rng
         pairs = (n + 1) // 2
-        if draws is not None and c.selection == "tournament":
-            # a few tournaments: Python's max (first of equals, like argmax) beats numpy calls
-            k = max(1, c.tournament_k)
-            cand = draws.integers(len(fit), 2 * pairs * k)
-            key = fit.__getitem__
-            par = [max(cand[t:t + k], key=key) for t in range(0, 2 * pairs * k, k)]
-        elif draws is not None and c.selection == "random":
-            par = draws.integers(len(fit), 2 * pairs)
-        else:
-            par = select(fit, 2 * pairs, c, rng)
+        par = parents_of(fit, 2 * pairs, c, rng, draws)
         coins = draws.uniform if draws is not None else (lambda m: rng.random(m).tolist())
         parents = pop[par]  # fancy indexing copies
         a, b = parents[:pairs], parents[pairs:]
@@ -519,22 +626,12 @@ class _Run:
         if c.headless > 0:
             headless = [x and u < c.headless for x, u in zip(cross, coins(pairs), strict=True)]
             cross = [x and not h for x, h in zip(cross, headless, strict=True)]
-        if all(cross):
-            a, b = self.enc.crossover(a, b, rng)
-        elif any(cross):
-            sel = np.array(cross)
-            c1, c2 = self.enc.crossover(a[sel], b[sel], rng)
-            a[sel], b[sel] = c1, c2
+        a, b = crossed(self.enc, rng, a, b, cross)
         if any(headless):
             sel = np.array(headless)
             a[sel], b[sel] = self.headless_children(a[sel], b[sel])
         kids = np.concatenate([a, b])[:n]
-        mut = [u < c.mutation_rate for u in coins(n)]
-        if all(mut):
-            kids = self.enc.mutate(kids, rng)
-        elif any(mut):
-            sel = np.array(mut)
-            kids[sel] = self.enc.mutate(kids[sel], rng)
+        kids = mutated(self.enc, rng, kids, [u < c.mutation_rate for u in coins(n)])
         return self.enforce(kids)
 
     def headless_children(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -549,11 +646,7 @@ class _Run:
 
     def elites(self, pop: np.ndarray, fit: np.ndarray, n: int) -> np.ndarray:
         """Indices of the n best (with elite_distinct: of the n best distinct genomes)."""
-        order = np.argsort(-fit, kind="stable")
-        if not self.cfg.elite_distinct or n == 0:
-            return order[:n]
-        _, first = np.unique(pop[order], axis=0, return_index=True)
-        return order[np.sort(first)][:n]
+        return best_indices(pop, fit, n, self.cfg.elite_distinct)
 
     def generational(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         c = self.cfg
@@ -626,70 +719,27 @@ class _Run:
 
     # CBGI
     def cbgi_step(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        c = self.cfg
-        changed = self.apply_releases()
-        if self.progress() >= self.next_cbgi and self.best is not None:
-            self.next_cbgi = self.progress() + c.cbgi_period
-            best = pop[int(np.argmax(fit))]
-            freq = (pop == best).mean(axis=0)
-            for g in self.fixed:
-                freq[g] = -1.0
-            for g, v in self.banned:
-                if best[g] == v:
-                    freq[g] = -1.0
-            g = int(np.argmax(freq))
-            if freq[g] > c.cbgi_threshold:
-                self.fixed[g] = int(best[g])
-                self.fixed_cells[g] = dict(self.enc.gene_cells(best, [g]))
-                changed = True
+        cbgi = self.cbgi
+        changed = cbgi.apply_releases()
+        if self.progress() >= cbgi.next_look and self.best is not None:
+            cbgi.next_look = self.progress() + self.cfg.cbgi_period
+            changed = cbgi.fix_converged(self.enc, pop, fit) or changed
         if changed:
             new = self.enforce(pop.copy())
             diff = (new != pop).any(axis=1)
             if diff.any():
                 pop, fit = new, fit.copy()
                 fit[diff] = self.evaluate(new[diff])
-            self.report_fixed()
+            cbgi.report_fixed()
         return pop, fit
-
-    def fixed_partial(self) -> Solution:
-        out: Solution = {}
-        for cells in self.fixed_cells.values():
-            out.update(cells)
-        return out
-
-    def report_fixed(self) -> None:
-        if self.link is not None and self.link.on_fixed is not None:
-            self.link.on_fixed(self.fixed_partial())
-
-    def apply_releases(self) -> bool:
-        if self.link is None:
-            return False
-        cells = self.link.take_releases()
-        if not cells:
-            return False
-        gone = [g for g, sh in self.fixed_cells.items() if cells & set(sh)]
-        for g in gone:
-            self.banned.add((g, self.fixed.pop(g)))
-            self.released.append(self.fixed_cells.pop(g))
-        return bool(gone)
 
     def repair(self, pop: np.ndarray, fit: np.ndarray) -> None:
         fn = self.enc.repair
         if fn is None:
             return
-        k = max(1, self.cfg.repair_count)
-        order = np.argsort(-fit, kind="stable")[:k]
-        if self.cfg.repair_pick == "mixed" and k > 1 and len(fit) > k:
-            # the best keeps being polished; the others bring diversity into the repair
-            others = self.rng.choice(np.arange(1, len(fit)), k - 1, replace=False)
-            order = np.concatenate([order[:1], np.argsort(-fit, kind="stable")[others]])
-        done = []
-        for i in order:  # a repair may take seconds: none starts once the time is up
-            done.append(fn(pop[i].copy(), self.rng))
-            if self.time_limit is not None and self.elapsed() >= self.time_limit:
-                break
-        order = order[:len(done)]
-        fixed = self.enforce(np.stack(done))
+        order, done = repaired(fn, pop, fit, self.cfg, self.rng, lambda: (
+            self.time_limit is not None and self.elapsed() >= self.time_limit))
+        fixed = self.enforce(done)
         pop[order] = fixed
         fit[order] = self.evaluate(fixed)
         self.repairs += len(order)
@@ -746,7 +796,7 @@ class _Run:
                     self.note(pop, fit)
                 if tend is not None:
                     self.tend(tend, pop, fit)
-                if self.cbgi_on:
+                if self.cbgi.on:
                     pop, fit = self.cbgi_step(pop, fit)
                     self.note(pop, fit)
                 self.curve.add(self.generation, self.evaluations, self.best_fit, fit)
@@ -767,7 +817,8 @@ class _Run:
             evaluations=self.evaluations, solved=solved, seconds=self.elapsed(),
             stop_reason=reason, history=self.history, curve=self.curve.result(),
             fixed=dict(self.fixed),
-            fixed_partial=self.fixed_partial(), released=self.released, repairs=self.repairs,
+            fixed_partial=self.cbgi.fixed_partial(), released=self.cbgi.released,
+            repairs=self.repairs,
         )
 
 

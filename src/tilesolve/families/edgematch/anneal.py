@@ -352,56 +352,81 @@ def reassigned(board: Board, sol: Solution, rng: np.random.Generator) -> Solutio
     return board.solution(pcs, rts)
 
 
-# --- the fallback --------------------------------------------------------------------------
+# --- the reference loop (the fallback without a compiler) ----------------------------------
 def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float = 0.0,
            blocks: float = 0.0, unit: int = 1) -> int:
-    """The loop of `_anneal.c` in Python, move for move the same kinds (not the same draws);
-    with an eleventh array, the packed join weights, the same weighted rule."""
-    col, nb, amask, movable, klass, pcs, rts, bpcs, brts, state = arrays[:10]
-    weights = arrays[10] if len(arrays) > 10 else None
-    npieces = int(state[3])
-    rng = np.random.default_rng(int(state[0]))
-    byclass = [[int(c) for c in movable if klass[c] == k] for k in range(3)]
-    full = {0: 2, 1: 3, 2: 4}
+    """Reference implementation of `_anneal.c`'s `run`: move for move the same kinds
+    (not the same draws: numpy's generator, not the core's); with an eleventh array, the
+    packed join weights, the same weighted rule. Returns the moves taken."""
+    return _PyChain(arrays, temp, unit).run(moves, focus, triples, blocks)
 
-    def shown(c: int, s: int) -> int:
-        return int(col[(pcs[c] * 4 + rts[c]) * 4 + s])
 
-    def value(c: int, s: int) -> int:
-        return 1 if weights is None else int(weights[c * 4 + s])
+class _PyChain:
+    """One call of the reference loop: the core's arrays, edited in place, and the
+    generator seeded from the state array (its next seed is written back at the end)."""
 
-    def cell_score(c: int) -> int:
+    def __init__(self, arrays: tuple, temp: float, unit: int) -> None:
+        (self.col, self.nb, self.amask, self.movable, self.klass, self.pcs, self.rts,
+         self.bpcs, self.brts, self.state) = arrays[:10]
+        self.weights = arrays[10] if len(arrays) > 10 else None
+        self.temp, self.unit = temp, unit
+        self.npieces = int(self.state[3])
+        self.rng = np.random.default_rng(int(self.state[0]))
+        movable, klass = self.movable, self.klass
+        self.byclass = [[int(c) for c in movable if klass[c] == k] for k in range(3)]
+        self.inner = {int(c) for c in movable if klass[c] == 2}
+        self.real_mask = -1 if self.weights is None else 255
+
+    # scores
+    def shown(self, c: int, s: int) -> int:
+        return int(self.col[(self.pcs[c] * 4 + self.rts[c]) * 4 + s])
+
+    def value(self, c: int, s: int) -> int:
+        return 1 if self.weights is None else int(self.weights[c * 4 + s])
+
+    def cell_score(self, c: int) -> int:
         k = 0
         for s in range(4):
-            o = int(nb[c * 4 + s])
+            o = int(self.nb[c * 4 + s])
             if o >= 0:
-                x = shown(c, s)
-                k += value(c, s) if x != 0 and x == shown(o, (s + 2) % 4) else 0
+                x = self.shown(c, s)
+                k += self.value(c, s) if x != 0 and x == self.shown(o, (s + 2) % 4) else 0
         return k
 
-    def change(before: int, after: int) -> tuple[int, int]:
+    def change(self, before: int, after: int) -> tuple[int, int]:
         """(weighted, real) change between two packed sums."""
-        if weights is None:
+        if self.weights is None:
             return after - before, after - before
         return (after >> 8) - (before >> 8), (after & 255) - (before & 255)
 
-    def side_of(a: int, b: int) -> int:
-        return next((s for s in range(4) if nb[a * 4 + s] == b), -1)
+    def side_of(self, a: int, b: int) -> int:
+        return next((s for s in range(4) if self.nb[a * 4 + s] == b), -1)
 
-    def joined(a: int, b: int, side: int) -> int:
+    def joined(self, a: int, b: int, side: int) -> int:
         if side < 0:
             return 0
-        x = shown(a, side)
-        return value(a, side) if x != 0 and x == shown(b, (side + 2) % 4) else 0
+        x = self.shown(a, side)
+        return self.value(a, side) if x != 0 and x == self.shown(b, (side + 2) % 4) else 0
 
-    def pair_score(a: int, b: int, side: int) -> int:
-        return cell_score(a) + cell_score(b) - joined(a, b, side)
+    def pair_score(self, a: int, b: int, side: int) -> int:
+        return self.cell_score(a) + self.cell_score(b) - self.joined(a, b, side)
 
-    inner = {int(c) for c in movable if klass[c] == 2}
+    def quad_score(self, q: list[int]) -> int:
+        return sum(self.cell_score(x) for x in q) - sum(
+            self.joined(q[k], q[(k + 1) % 4], self.side_of(q[k], q[(k + 1) % 4]))
+            for k in range(4))
 
-    def block_at(a: int, west: int, north: int) -> list[int] | None:
+    def trio_score(self, a: int, b: int, c: int) -> int:
+        joined, side_of = self.joined, self.side_of
+        return self.cell_score(a) + self.cell_score(b) + self.cell_score(c) \
+            - joined(a, b, side_of(a, b)) - joined(b, c, side_of(b, c)) \
+            - joined(a, c, side_of(a, c))
+
+    # helpers of the moves
+    def block_at(self, a: int, west: int, north: int) -> list[int] | None:
         """The 2x2 block of movable inner cells with `a` at a corner, clockwise from its
         top-left (see block_at in _anneal.c)."""
+        nb, inner = self.nb, self.inner
         c = a
         for side, step in ((3, west), (0, north)):
             if step and c >= 0:
@@ -412,20 +437,13 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
         d = int(nb[b * 4 + 2]) if b >= 0 else -1
         return [c, b, d, e] if {b, d, e} <= inner else None
 
-    def quad_score(q: list[int]) -> int:
-        return sum(cell_score(x) for x in q) - sum(
-            joined(q[k], q[(k + 1) % 4], side_of(q[k], q[(k + 1) % 4])) for k in range(4))
-
-    def trio_score(a: int, b: int, c: int) -> int:
-        return cell_score(a) + cell_score(b) + cell_score(c) - joined(a, b, side_of(a, b)) \
-            - joined(b, c, side_of(b, c)) - joined(a, c, side_of(a, c))
-
-    def rotations(c: int) -> list[int]:
-        mask = int(amask[c * npieces + pcs[c]])
+    def rotations(self, c: int) -> list[int]:
+        mask = int(self.amask[c * self.npieces + self.pcs[c]])
         return [r for r in range(4) if mask >> r & 1]
 
-    def best_turns(cs: list[int], side: int, skip: int = -1) -> None:
+    def best_turns(self, cs: list[int], side: int, skip: int = -1) -> None:
         """Best rotations of the pieces at cs (one cell, or a pair joined across side)."""
+        rotations, rts = self.rotations, self.rts
         combos = [(r,) for r in rotations(cs[0]) if r != skip] if len(cs) == 1 else \
             [(ra, rb) for ra in rotations(cs[0]) for rb in rotations(cs[1])]
         if not combos:
@@ -434,87 +452,131 @@ def py_run(arrays: tuple, moves: int, temp: float, focus: float, triples: float 
         for combo in combos:
             for c, r in zip(cs, combo, strict=True):
                 rts[c] = r
-            scored.append(cell_score(cs[0]) if len(cs) == 1 else pair_score(*cs, side))
+            scored.append(self.cell_score(cs[0]) if len(cs) == 1 else
+                          self.pair_score(*cs, side))
         top = max(scored)
-        pick = combos[int(rng.choice([i for i, v in enumerate(scored) if v == top]))]
+        pick = combos[int(self.rng.choice([i for i, v in enumerate(scored) if v == top]))]
         for c, r in zip(cs, pick, strict=True):
             rts[c] = r
 
-    def take(delta: int) -> bool:
-        return delta >= 0 or (temp > 0 and rng.random() < math.exp(delta / (temp * unit)))
+    def take(self, delta: int) -> bool:
+        return delta >= 0 or (self.temp > 0 and
+                              self.rng.random() < math.exp(delta / (self.temp * self.unit)))
 
-    real_mask = -1 if weights is None else 255
+    def undo(self, old: list[tuple[int, int, int]]) -> None:
+        for x, p, r in old:
+            self.pcs[x], self.rts[x] = p, r
 
-    score, best, taken = int(state[1]), int(state[2]), 0
-    for _ in range(moves):
+    # the moves: each returns the real change of the score, or None when refused
+    def block_move(self, a: int) -> int | None:
+        """Turn the 2x2 block of inner cells holding `a` a quarter round."""
+        pcs, rts = self.pcs, self.rts
+        way = int(self.rng.integers(8))
+        q = self.block_at(a, way & 1, way >> 1 & 1)
+        if q is None:
+            return None
+        old = [(x, int(pcs[x]), int(rts[x])) for x in q]
+        before = self.quad_score(q)
+        step = 1 if way >> 2 & 1 else 3  # a quarter clockwise, or anticlockwise
+        for k, (_, p, r) in enumerate(old):
+            pcs[q[(k + step) % 4]], rts[q[(k + step) % 4]] = p, (r + step) % 4
+        fits = all(int(self.amask[x * self.npieces + pcs[x]]) >> int(rts[x]) & 1 for x in q)
+        delta, real = self.change(before, self.quad_score(q)) if fits else (0, 0)
+        if not fits or not self.take(delta):
+            self.undo(old)
+            return None
+        return real
+
+    def triple_move(self, a: int, kl: int) -> int | None:
+        """A 3-cycle of the pieces of `a` and two other cells of its class."""
+        pcs, rts = self.pcs, self.rts
+        b, c = (int(x) for x in self.rng.choice([x for x in self.byclass[kl] if x != a], 2,
+                                                 replace=False))
+        old = [(x, int(pcs[x]), int(rts[x])) for x in (a, b, c)]
+        before = self.trio_score(a, b, c)
+        pcs[b], pcs[c], pcs[a] = old[0][1], old[1][1], old[2][1]
+        for x in (a, b, c):
+            self.best_turns([x], -1)
+        delta, real = self.change(before, self.trio_score(a, b, c))
+        if not self.take(delta):
+            self.undo(old)
+            return None
+        return real
+
+    def turn_move(self, a: int) -> int | None:
+        """The inner piece at `a` to its best other rotation."""
+        oa = int(self.rts[a])
+        before = self.cell_score(a)
+        self.best_turns([a], -1, skip=oa)
+        delta, real = self.change(before, self.cell_score(a))
+        if not self.take(delta):
+            self.rts[a] = oa
+            return None
+        return real
+
+    def swap_move(self, a: int, kl: int) -> int | None:
+        """Swap the pieces of `a` and another cell of its class, each turned its best way."""
+        pcs, rts, byclass = self.pcs, self.rts, self.byclass
+        if len(byclass[kl]) < 2:
+            return None
+        pa, oa = int(pcs[a]), int(rts[a])
+        b = a
+        while b == a:
+            b = int(self.rng.choice(byclass[kl]))
+        pb, ob = int(pcs[b]), int(rts[b])
+        side = self.side_of(a, b)
+        before = self.pair_score(a, b, side)
+        pcs[a], pcs[b] = pb, pa
+        if side >= 0:
+            self.best_turns([a, b], side)
+        else:
+            self.best_turns([a], -1)
+            self.best_turns([b], -1)
+        delta, real = self.change(before, self.pair_score(a, b, side))
+        if not self.take(delta):
+            pcs[a], rts[a], pcs[b], rts[b] = pa, oa, pb, ob
+            return None
+        return real
+
+    # the loop
+    def pick(self, focus: float) -> int:
+        """A movable cell; with probability `focus` (up to four times) one whose joins all
+        match is drawn again."""
+        rng, movable, full = self.rng, self.movable, (2, 3, 4)
         a = int(rng.choice(movable))
         for _k in range(4):
-            if cell_score(a) & real_mask != full[int(klass[a])] or rng.random() >= focus:
+            if self.cell_score(a) & self.real_mask != full[int(self.klass[a])] or \
+                    rng.random() >= focus:
                 break
             a = int(rng.choice(movable))
-        kl = int(klass[a])
-        pa, oa = int(pcs[a]), int(rts[a])
-        turn = kl == 2 and (len(byclass[kl]) < 2 or rng.integers(8) == 0)
+        return a
+
+    def move(self, focus: float, triples: float, blocks: float) -> int | None:
+        """One move of the kind the draws pick; its real change, or None when refused."""
+        rng = self.rng
+        a = self.pick(focus)
+        kl = int(self.klass[a])
+        turn = kl == 2 and (len(self.byclass[kl]) < 2 or rng.integers(8) == 0)
         if kl == 2 and blocks and rng.random() < blocks:
-            way = int(rng.integers(8))
-            q = block_at(a, way & 1, way >> 1 & 1)
-            if q is None:
+            return self.block_move(a)
+        if not turn and len(self.byclass[kl]) >= 3 and triples and rng.random() < triples:
+            return self.triple_move(a, kl)
+        if turn:
+            return self.turn_move(a)
+        return self.swap_move(a, kl)
+
+    def run(self, moves: int, focus: float, triples: float, blocks: float) -> int:
+        state = self.state
+        score, best, taken = int(state[1]), int(state[2]), 0
+        for _ in range(moves):
+            real = self.move(focus, triples, blocks)
+            if real is None:
                 continue
-            old = [(x, int(pcs[x]), int(rts[x])) for x in q]
-            before = quad_score(q)
-            step = 1 if way >> 2 & 1 else 3  # a quarter clockwise, or anticlockwise
-            for k, (_, p, r) in enumerate(old):
-                pcs[q[(k + step) % 4]], rts[q[(k + step) % 4]] = p, (r + step) % 4
-            fits = all(int(amask[x * npieces + pcs[x]]) >> int(rts[x]) & 1 for x in q)
-            delta, real = change(before, quad_score(q)) if fits else (0, 0)
-            if not fits or not take(delta):
-                for x, p, r in old:
-                    pcs[x], rts[x] = p, r
-                continue
-        elif not turn and len(byclass[kl]) >= 3 and triples and rng.random() < triples:
-            b, c = (int(x) for x in rng.choice([x for x in byclass[kl] if x != a], 2,
-                                                replace=False))
-            old = [(x, int(pcs[x]), int(rts[x])) for x in (a, b, c)]
-            before = trio_score(a, b, c)
-            pcs[b], pcs[c], pcs[a] = old[0][1], old[1][1], old[2][1]
-            for x in (a, b, c):
-                best_turns([x], -1)
-            delta, real = change(before, trio_score(a, b, c))
-            if not take(delta):
-                for x, p, r in old:
-                    pcs[x], rts[x] = p, r
-                continue
-        elif turn:
-            before = cell_score(a)
-            best_turns([a], -1, skip=oa)
-            delta, real = change(before, cell_score(a))
-            if not take(delta):
-                rts[a] = oa
-                continue
-        else:
-            if len(byclass[kl]) < 2:
-                continue
-            b = a
-            while b == a:
-                b = int(rng.choice(byclass[kl]))
-            pb, ob = int(pcs[b]), int(rts[b])
-            side = side_of(a, b)
-            before = pair_score(a, b, side)
-            pcs[a], pcs[b] = pb, pa
-            if side >= 0:
-                best_turns([a, b], side)
-            else:
-                best_turns([a], -1)
-                best_turns([b], -1)
-            delta, real = change(before, pair_score(a, b, side))
-            if not take(delta):
-                pcs[a], rts[a], pcs[b], rts[b] = pa, oa, pb, ob
-                continue
-        score += real
-        taken += 1
-        if score > best:
-            best = score
-            bpcs[:], brts[:] = pcs, rts
-    state[0] = int(rng.integers(1, 1 << 62))
-    state[1], state[2] = score, best
-    return taken
+            score += real
+            taken += 1
+            if score > best:
+                best = score
+                self.bpcs[:], self.brts[:] = self.pcs, self.rts
+        state[0] = int(self.rng.integers(1, 1 << 62))
+        state[1], state[2] = score, best
+        return taken

@@ -226,7 +226,8 @@ class BreakSearcher:
 
 
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
-    """The loop of `_breakscan.c` in Python (the fallback; about a hundred times slower)."""
+    """Reference implementation of `_breakscan.c`: its loop in Python (the fallback; about a
+    hundred times slower)."""
     (cpiece, cw, cn, ce, cs, s0, i0, s1, i1, s2, i2, s3, i3, left, up, need_e, need_s, allow,
      exact, flags, gmax, pmax, umin, pos, lim, phase, cur, br, pe, ps, used, cg, cp, cu,
      state) = arrays
@@ -332,50 +333,15 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     or None: the search then looks only for boards with fewer, as after a board of its own,
     instead of spending its placements on boards that would not be the portfolio's best."""
     end = None if time_limit is None else time.monotonic() + time_limit  # tables counted
-    eii = schedule.rule == "eii"
-    whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
-    if tables is None:
-        later = keep_last.good_group(whole, schedule.start_row, seed) \
-            if schedule.keep_last else None
-        tables = BreakTables(inst, fix, later=later)
-    t = tables
-    allow = schedule.allow(inst.width, inst.height)
-    exact = eii_exact(inst, t.cells) if eii else None
-    groups: dict[int, eii_groups.Gates] = {}
 
     def halted() -> bool:
         return stop() or (end is not None and time.monotonic() >= end)
 
-    def searcher(run: int) -> BreakSearcher | None:
-        """The searcher of a run; None when the limits end the search while eii's group
-        for it is built."""
-        gates = None
-        if eii:
-            k = run % eii_groups.GROUPS
-            if k not in groups:
-                built = eii_groups.gates(whole, t.cells, seed + 104729 * k,
-                                         {p for p, _ in whole.fixed.values()}, stop=halted)
-                if built is None:
-                    return None
-                groups[k] = built
-            gates = groups[k]
-        return BreakSearcher(t, seed + 7919 * run, allow, engine, exact, gates)
-
+    runs = _Runs(inst, schedule, seed, fix, tables, engine, halted)
     best, best_breaks = None, None
     known = None  # the fewest breaks of any board met, here or elsewhere (`bound`)
     nodes = restarts = maxd = bounded = 0
-    run, run_nodes, run_depth = 1, 0, 0
-    s = searcher(run)
-
-    def tighten(k: int) -> np.ndarray:
-        """From now on only boards of fewer than k breaks: eii's table spread over k - 1,
-        or the cap lowered."""
-        if eii:
-            s.allow[:] = replace(schedule, breaks=k - 1).allow(inst.width, inst.height)
-            return s.allow.copy()
-        s.cap(k - 1)
-        return np.minimum(allow, k - 1)
-
+    s = runs.searcher()
     pace = 20_000
     exhausted = False
     while s is not None and not halted() and (node_limit is None or nodes < node_limit):
@@ -384,41 +350,104 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
             known, bounded = elsewhere, bounded + 1
             if known == 0:
                 break
-            allow = tighten(known)
+            runs.tighten(s, known)
         t0 = time.perf_counter()
         code, done = s.step(pace)
         took = time.perf_counter() - t0
         nodes += done
-        run_nodes += done
+        runs.nodes += done
         maxd = max(maxd, s.max_depth)
         report(nodes=nodes, depth=maxd, restarts=restarts)
         if code == 1:
             best, best_breaks = s.solution(), s.breaks
             known = best_breaks
-            run_nodes = 0  # progress: this value order keeps its budget
+            runs.nodes = 0  # progress: this value order keeps its budget
             if on_board is not None:
                 on_board(best, best_breaks)
             if best_breaks == 0:
                 break
-            allow = tighten(best_breaks)
-        elif code == -1 and not eii:
+            runs.tighten(s, best_breaks)
+        elif code == -1 and not runs.eii:
             exhausted = True
             break
         pace = int(min(max(1_000, done / took * 0.05 if took > 0 else pace * 4), pace * 4))
-        if eii:
-            if run_nodes >= EII_WINDOW:
-                if s.max_depth > run_depth:  # deeper in this window: it keeps going
-                    run_depth, run_nodes = s.max_depth, 0
-                    continue
-            elif code != -1:
-                continue
-        elif not restart or run_nodes < restart * luby(run):
+        if runs.goes_on(s, code, restart):
             continue
-        run += 1
         restarts += 1
-        run_nodes = run_depth = 0
-        s = searcher(run)
+        s = runs.next()
     return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted, bounded)
+
+
+class _Runs:
+    """The runs of one `search`: each run's searcher (a seed of its own; with the eii rule
+    the gates of one of the piece groups, each group built once), the breaks allowed by
+    depth, tightened after each better board, and when a run gives way to the next."""
+
+    def __init__(self, inst: EdgeInstance, schedule: Schedule, seed: int,
+                 fix: Solution | None, tables: BreakTables | None, engine: str,
+                 halted: Callable[[], bool]) -> None:
+        self.inst, self.schedule, self.seed, self.engine = inst, schedule, seed, engine
+        self.halted = halted
+        self.eii = schedule.rule == "eii"
+        self.whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
+        if tables is None:
+            later = keep_last.good_group(self.whole, schedule.start_row, seed) \
+                if schedule.keep_last else None
+            tables = BreakTables(inst, fix, later=later)
+        self.t = tables
+        self.allow = schedule.allow(inst.width, inst.height)
+        self.exact = eii_exact(inst, tables.cells) if self.eii else None
+        self.groups: dict[int, eii_groups.Gates] = {}
+        self.run, self.nodes, self.depth = 1, 0, 0  # this run's number, placements, depth
+
+    def searcher(self) -> BreakSearcher | None:
+        """The searcher of this run; None when the limits end the search while eii's group
+        for it is built."""
+        gates = None
+        if self.eii:
+            k = self.run % eii_groups.GROUPS
+            if k not in self.groups:
+                whole = self.whole
+                built = eii_groups.gates(whole, self.t.cells, self.seed + 104729 * k,
+                                         {p for p, _ in whole.fixed.values()},
+                                         stop=self.halted)
+                if built is None:
+                    return None
+                self.groups[k] = built
+            gates = self.groups[k]
+        return BreakSearcher(self.t, self.seed + 7919 * self.run, self.allow, self.engine,
+                             self.exact, gates)
+
+    def tighten(self, s: BreakSearcher, k: int) -> None:
+        """From now on only boards of fewer than k breaks: eii's table spread over k - 1,
+        or the cap lowered."""
+        inst = self.inst
+        if self.eii:
+            s.allow[:] = replace(self.schedule, breaks=k - 1).allow(inst.width, inst.height)
+            self.allow = s.allow.copy()
+        else:
+            s.cap(k - 1)
+            self.allow = np.minimum(self.allow, k - 1)
+
+    def goes_on(self, s: BreakSearcher, code: int, restart: int) -> bool:
+        """Whether the run goes on after a chunk that ended with `code`: with the eii rule
+        while each window of EII_WINDOW placements reaches a new depth (and the tree is not
+        walked to its end), else until its Luby share of `restart` placements is spent."""
+        if self.eii:
+            if self.nodes >= EII_WINDOW:
+                if s.max_depth > self.depth:  # deeper in this window: it keeps going
+                    self.depth, self.nodes = s.max_depth, 0
+                    return True
+            elif code != -1:
+                return True
+            return False
+        return bool(not restart or self.nodes < restart * luby(self.run))
+
+    def next(self) -> BreakSearcher | None:
+        """The next run's searcher."""
+        self.run += 1
+        self.nodes = self.depth = 0
+        return self.searcher()
 
 
 def research_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int,

@@ -181,12 +181,11 @@ class LocalSearch:
     def _side(self, a: int, b: int) -> int:
         return sq.E if b == a + 1 else sq.S
 
-    def _rebuild(self, pcs, rts, region: list[int], rng, strict: bool,
-                 node_limit: int) -> bool:
-        """Re-place the region's pieces depth first so the joins touching the region have
-        fewer mismatches (strict) or no more (a sideways move); edits pcs/rts in place."""
-        shows, inside = self._shows, set(region)
-        # order: most constrained first (neighbours outside the region or already placed)
+    def _fill_order(self, region: list[int], rng) -> tuple[list[int], list[list]]:
+        """The region's cells in the order `_rebuild` fills them, most constrained first
+        (neighbours outside the region or already placed; ties at random), and for each the
+        (side, neighbour) joins already fixed when it is filled."""
+        inside = set(region)
         order, placed = [], set()
         left = list(region)
         while left:
@@ -200,12 +199,26 @@ class LocalSearch:
         for c in order:
             checks.append([(s, o) for s, o in self._nbl[c] if o not in inside or o in done])
             done.add(c)
+        return order, checks
+
+    def _region_misses(self, pcs, rts, region: list[int]) -> int:
+        """Mismatched joins touching the region, each inner join counted once."""
+        shows, inside = self._shows, set(region)
         cur = 0
         for c in region:
             for s, o in self._nbl[c]:
                 if o in inside and o < c:
-                    continue  # count each inner join of the region once
+                    continue
                 cur += shows[pcs[c]][rts[c]][s] != shows[pcs[o]][rts[o]][sq.opposite(s)]
+        return cur
+
+    def _rebuild(self, pcs, rts, region: list[int], rng, strict: bool,
+                 node_limit: int) -> bool:
+        """Re-place the region's pieces depth first so the joins touching the region have
+        fewer mismatches (strict) or no more (a sideways move); edits pcs/rts in place."""
+        shows = self._shows
+        order, checks = self._fill_order(region, rng)
+        cur = self._region_misses(pcs, rts, region)
         budget = cur - 1 if strict else cur
         if budget < 0:
             return False

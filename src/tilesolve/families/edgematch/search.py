@@ -226,7 +226,8 @@ def splitmix64(x: int) -> tuple[int, int]:
 
 
 def _shuffle(start, keep, cols, x: int) -> None:
-    """`_rowscan.shuffle` in Python: Fisher-Yates inside each bucket, splitmix64 numbers."""
+    """Reference implementation of `_rowscan.shuffle`: Fisher-Yates inside each bucket,
+    splitmix64 numbers."""
     for b in range(len(start) - 1):
         lo, hi = start[b], start[b + 1]
         while lo < hi and keep[lo]:
@@ -304,7 +305,8 @@ class _Counts:
 
 
 class PySearcher(runner.Searcher):
-    """The same state machine as `_rowscan.c`, in Python lists (the fallback)."""
+    """Reference implementation of `_rowscan.c`: the same state machine in Python lists (the
+    fallback)."""
 
     parallel = False
 

@@ -95,7 +95,8 @@ def _se(total: float, total_sq: float, n: int) -> float:
 
 
 class _Prober:
-    """`_rowscan.estimate` in Python lists (the same paths for the same seed)."""
+    """Reference implementation of `_rowscan.estimate`, in Python lists (the same paths for
+    the same seed)."""
 
     def __init__(self, t: RowscanTables, look: _Counts | None, at_depth: array):
         self.t, self.look, self.at_depth = t, look, at_depth

@@ -170,6 +170,8 @@ class PostRun:
         self._record(before, gen_best, gen_mean)
 
     def _step_numpy(self, swaps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Reference implementation of `_postea.step`: the same generations in numpy (the
+        fallback)."""
         best, mean = [], []
         factor = self.p_size // self.n_cand
         for s in swaps:

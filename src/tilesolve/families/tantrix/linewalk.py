@@ -212,7 +212,8 @@ class CWalkCore(WalkCore):
 
 
 class PyWalk:
-    """The state machine of `_linewalk.c` on Python lists (the fallback)."""
+    """Reference implementation of `_linewalk.c`: its state machine on Python lists (the
+    fallback)."""
 
     def __init__(self, core: WalkCore):
         self.core = core

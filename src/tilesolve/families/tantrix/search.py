@@ -273,7 +273,8 @@ class _Start:
 
 
 class PyLoop:
-    """The state machine of `_loopscan.c` in Python lists (the fallback, and the pin setup)."""
+    """Reference implementation of `_loopscan.c`: its state machine in Python lists (the
+    fallback, and the pin setup)."""
 
     def __init__(self, core: Core):
         self.core = core
