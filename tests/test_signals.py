@@ -83,3 +83,37 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
     write_atomic(target, lambda tmp: tmp.write_text("new board\n"))
     assert target.read_text() == "new board\n"
     assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+
+
+# A signal at a random moment, the first second included: no traceback, no process, no file.
+# The delays are a fixed list (seconds after the start), so that a failure can be rerun.
+MOMENTS = {
+    "portfolio": (("solve", "instances/e2_8x8.txt", "--backend", "portfolio", "--backends",
+                   "cpsat,milp", "-t", "60", "--json"), (0.3, 0.7, 1.5)),
+    "islands": (("solve", "instances/e2_8x8.txt", "--objective", "matches", "--islands", "2",
+                 "-t", "60", "--json"), (0.6, 2.0, 4.0)),
+}
+CASES = [(run, how, delay) for run, (_args, delays) in MOMENTS.items()
+         for how, delay in zip(("ctrl-c", "sigterm", "kill-9"), delays, strict=True)]
+
+
+@pytest.mark.parametrize("run,how,delay", CASES, ids=[f"{r}-{h}-{d}s" for r, h, d in CASES])
+def test_a_signal_at_any_moment_leaves_no_traceback_process_or_file(run, how, delay, tmp_path):
+    import time
+
+    if run == "islands":
+        pytest.importorskip("distributed")
+    sig, code = SIGNALS[how]
+    tag = uuid.uuid4().hex
+    proc = popen_cli(*MOMENTS[run][0], tag=tag, env={"TMPDIR": str(tmp_path)})
+    try:
+        time.sleep(delay)  # the moment itself, not a wait for an outcome
+        _send(proc, sig)
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert wait_gone(tag) == []
+    assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
