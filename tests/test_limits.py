@@ -96,3 +96,35 @@ def test_the_last_resort_ends_the_process_while_a_native_call_keeps_the_lock():
                               text=True, timeout=60)
         assert (proc.stdout, proc.returncode) == (out, code), (case, proc.stderr)
         assert time.monotonic() - t0 < 15, case  # not the 20 s of the native call
+
+
+def test_the_api_keeps_its_time_limit_on_the_largest_magic_hexagons():
+    """Order 60 (10,621 cells): the tabu search that seeds CP-SAT multiplied a dense 10,621 x
+    10,621 matrix before its first step (over 120 s, past any limit, while the command line's
+    watchdog ended the same run at 5.25 s). `solve(time_limit=3)` from a script now ends as a
+    timeout; the subprocess's 120 s is a hang's bound, not a timing."""
+    import subprocess
+    import sys
+
+    script = ("import tilesolve; r = tilesolve.parse('magichex 60 first 45\\n')"
+              ".solve(time_limit=3, threads=1); print(r.status.value)")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["timeout"]
+
+
+def test_the_tabu_swap_weights_count_the_lines_two_cells_share():
+    """6 - 2 S_ij, S = A^T A, from the line numbers direction by direction: kept whole for a
+    small board, row by row for a large one, equal to the product either way."""
+    import numpy as np
+
+    import tilesolve
+    from tilesolve.families.magichex.tabu import LineAlgebra
+
+    for text, rows in (("magichex 8 first -84\n", None), ("magichex 40\n", np.arange(0, 4681, 97))):
+        la = LineAlgebra(tilesolve.parse(text).instance)
+        a = la.a.astype(np.float64)
+        picked = np.arange(la.n) if rows is None else rows
+        assert (la.pair_weight is None) == (rows is not None)
+        assert np.array_equal(la.weights(picked), 6 - 2 * (a[:, picked].T @ a))

@@ -110,7 +110,7 @@ def test_a_ctrl_c_held_during_a_lane_start_outlives_the_start_failing():
     # background of a shell inherits SIGINT ignored, and an ignored signal is not passed on)
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        with pytest.raises(KeyboardInterrupt), race._deferred_sigint():
+        with pytest.raises(KeyboardInterrupt), race.deferred_signals():
             signal.raise_signal(signal.SIGINT)  # held until the start is over
             raise ConnectionRefusedError(111, "Connection refused")
     finally:

@@ -43,6 +43,22 @@ def _send(proc, sig: int) -> None:
         os.kill(proc.pid, sig)
 
 
+def _signal_and_check(proc, sig: int, code: int, tag: str, tmp_path: Path, before):
+    """`before()`, the signal, then the exit `code`, no tagged process and no file left:
+    (stdout, stderr)."""
+    try:
+        before()
+        _send(proc, sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == code, err
+    assert wait_gone(tag) == []
+    assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
+    return out, err
+
+
 @pytest.mark.parametrize("how", SIGNALS)
 @pytest.mark.parametrize("run", RUNS)
 def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
@@ -50,20 +66,14 @@ def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
     tag = uuid.uuid4().hex
     proc = popen_cli("solve", "instances/e2_8x8.txt", *RUNS[run], "--time-limit", "120",
                      "--json", tag=tag, env={"TMPDIR": str(tmp_path)})
-    try:
-        # CBC runs on its model file: the moment with the most to clean up
+
+    def when_cbc_runs() -> None:  # CBC on its model file: the moment with most to clean up
         assert wait_for(lambda: "cbc" in _names(tag)), proc.communicate(timeout=5)
         assert any(tmp_path.iterdir())
-        _send(proc, sig)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == code, err
+
+    out, _err = _signal_and_check(proc, sig, code, tag, tmp_path, when_cbc_runs)
     if sig != signal.SIGKILL:
         assert '"status": "interrupted"' in out
-    assert wait_gone(tag) == []
-    assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
 
 
 def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
@@ -83,3 +93,29 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
     write_atomic(target, lambda tmp: tmp.write_text("new board\n"))
     assert target.read_text() == "new board\n"
     assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+
+
+# A signal at a random moment, the first second included: no traceback, no process, no file.
+# The delays are a fixed list (seconds after the start), so that a failure can be rerun.
+MOMENTS = {
+    "portfolio": (("solve", "instances/e2_8x8.txt", "--backend", "portfolio", "--backends",
+                   "cpsat,milp", "-t", "60", "--json"), (0.3, 0.7, 1.5)),
+    "islands": (("solve", "instances/e2_8x8.txt", "--objective", "matches", "--islands", "2",
+                 "-t", "60", "--json"), (0.6, 2.0, 4.0)),
+}
+CASES = [(run, how, delay) for run, (_args, delays) in MOMENTS.items()
+         for how, delay in zip(("ctrl-c", "sigterm", "kill-9"), delays, strict=True)]
+
+
+@pytest.mark.parametrize("run,how,delay", CASES, ids=[f"{r}-{h}-{d}s" for r, h, d in CASES])
+def test_a_signal_at_any_moment_leaves_no_traceback_process_or_file(run, how, delay, tmp_path):
+    import time
+
+    if run == "islands":
+        pytest.importorskip("distributed")
+    sig, code = SIGNALS[how]
+    tag = uuid.uuid4().hex
+    proc = popen_cli(*MOMENTS[run][0], tag=tag, env={"TMPDIR": str(tmp_path)})
+    # the moment itself, not a wait for an outcome
+    _err = _signal_and_check(proc, sig, code, tag, tmp_path, lambda: time.sleep(delay))[1]
+    assert "Traceback" not in _err and "leaked" not in _err, _err

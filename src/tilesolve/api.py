@@ -59,6 +59,7 @@ class Puzzle:
         `HidatoInstance` or `MagicHexInstance`)."""
         self.name = name
         """What results and errors call the puzzle: its file, or `<family>` when built."""
+        self._clock: float | None = None  # when `solve(path)` began reading it
 
     def __repr__(self) -> str:
         return f"<tilesolve.Puzzle {self.family} {self.name}>"
@@ -126,6 +127,8 @@ class Puzzle:
                solver_params: Mapping[str, Any] | None, opts: SolveOptions) -> Result:
         opts.check()
         opts.start_clock()
+        if self._clock is not None:  # read by `solve(path)`: the limit counts the reading
+            opts.started, self._clock = self._clock, None
         from .core.outputs import BestBoard
         from .dispatch import default_backend, solve_instance
 
@@ -515,7 +518,9 @@ def parse(text: str, family: str | None = None, format: str | None = None,
 def solve(puzzle: Puzzle | str | Path, backend: str | None = None, **options: Any) -> Result:
     """Solve a `Puzzle` or a puzzle file: `load(path).solve(backend, **options)`."""
     if not isinstance(puzzle, Puzzle):
+        began = time.monotonic()
         puzzle = load(puzzle)
+        puzzle._clock = began  # the time limit counts from the first byte read
     return puzzle.solve(backend, **options)
 
 

@@ -841,8 +841,10 @@ def main() -> None:
     from .core import interrupt
 
     as_json = _json_requested(sys.argv[1:])
-    interrupt.install()
     try:
+        interrupt.install()  # a Ctrl-C from here on is answered `interrupted`
+        if interrupt.received:  # noted while the command loaded (tilesolve.__main__)
+            raise KeyboardInterrupt
         code = app(standalone_mode=False)
     except InputError as exc:
         _fail(2, "bad-input", str(exc), as_json, exc)
@@ -862,7 +864,7 @@ def main() -> None:
             raise
         if interrupt.received:  # the fault came of the interrupt: Ctrl-C to the process
             # group also stops multiprocessing's forkserver, and a lane started a moment
-            # later meets a refused connection (hybrid.race._deferred_sigint)
+            # later meets a refused connection (hybrid.race.deferred_signals)
             _fail(interrupt.exit_code(), "interrupted", "interrupted", as_json)
         _fail(1, "error", f"{type(exc).__name__}: {exc}", as_json)
     if interrupt.received:  # typer turns the KeyboardInterrupt into a bare exit 130

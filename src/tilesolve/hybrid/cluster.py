@@ -11,7 +11,9 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..core import scratch
 from ..core.errors import InputError
+from .race import deferred_signals, quiet_tracker, sigint_blocked
 
 
 def require():
@@ -38,9 +40,22 @@ def client(address: str | None = None, workers: int = 1) -> Iterator:
         finally:
             cl.close()
         return
-    # processes, not threads: the solvers hold the GIL in their Python parts
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR,
-                                  preload=["tilesolve.hybrid.worker_setup"]) as lc, \
-            distributed.Client(lc) as cl:
-        yield cl
+    quiet_tracker()
+    # processes, not threads: the solvers hold the GIL in their Python parts. Dask's scratch
+    # space (the scheduler's and the workers' locks and spill files) goes into a folder
+    # that a watcher removes should this process be killed (a kill -9 left
+    # dask-scratch-space behind in 2 runs of 2)
+    import dask
+
+    with scratch.scratch_folder("tilesolve-dask-") as folder, \
+            dask.config.set({"temporary-directory": folder}):
+        # a signal while the cluster starts is held until it has (a Ctrl-C 2-3 s into a run
+        # left it half made, and Dask's tracebacks, in 3 runs of 4); its workers start with
+        # Ctrl-C blocked until they ignore it themselves (worker_setup)
+        with deferred_signals(), sigint_blocked():
+            lc = distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                          processes=True, dashboard_address=None,
+                                          silence_logs=logging.ERROR, local_directory=folder,
+                                          preload=["tilesolve.hybrid.worker_setup"])
+        with lc, distributed.Client(lc) as cl:
+            yield cl

@@ -19,6 +19,7 @@ import time
 import types
 import weakref
 from dataclasses import dataclass
+from multiprocessing import forkserver
 from multiprocessing import util as mp_util
 from typing import Any
 
@@ -39,7 +40,52 @@ def _context():
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["tilesolve.hybrid.lanes"])  # lanes fork with it imported
     _watch_temp_folder()
+    with deferred_signals(), sigint_blocked():
+        quiet_tracker()
+        forkserver.ensure_running()
     return ctx
+
+
+@contextlib.contextmanager
+def sigint_blocked():
+    """Start helper processes (the forkserver, the resource tracker, Dask's workers) with
+    Ctrl-C blocked, which they keep through exec, as lanes forked by the forkserver do: a
+    Ctrl-C to the process group while the forkserver imported its preload, or a lane
+    started, printed their KeyboardInterrupt tracebacks (2 runs of 6 in the first second of
+    a portfolio). Blocked here in the main thread only: another thread takes the signal and
+    its handler runs as ever (held by `deferred_signals` around the start), nothing lost."""
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):  # no POSIX threads' masks here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on /dev/null.
+
+    The tracker outlives a killed parent to unlink the semaphores of its queues and events,
+    and says so: every kill -9 of a portfolio or an islands run printed "There appear to be
+    12 leaked semaphore objects to clean up at shutdown" on the terminal after the shell's
+    prompt. The clean-up is the tracker's job and still done; only the words go. It inherits
+    the stderr of the moment it starts, so that moment's stderr is /dev/null (a lane or a
+    worker, started later, keeps ours)."""
+    from multiprocessing import resource_tracker
+
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+        saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            resource_tracker.ensure_running()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
 
 
 def _watch_temp_folder() -> None:
@@ -79,7 +125,7 @@ class Race:
             target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tilesolve-{spec.name}"
         )
         # a half-started child must not be left unaccounted for
-        with _deferred_sigint(), _main_kept_home():
+        with deferred_signals(), _main_kept_home():
             proc.start()
         lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
         self.lanes[spec.name] = lane
@@ -182,7 +228,7 @@ class Race:
 
 
 @contextlib.contextmanager
-def _deferred_sigint():
+def deferred_signals():
     """Hold a Ctrl-C (or SIGTERM, SIGHUP) that arrives while a child starts; pass it on to
     the handler it was meant for once the start is done, or failed: Ctrl-C to the process
     group also stops multiprocessing's forkserver, and the start then fails with a refused
@@ -227,8 +273,6 @@ def _main_kept_home():
 def _stop_forking() -> None:
     """Kill the forkserver, so that no lane starts after this: a lane forked while the
     process ended found the race's semaphores gone and printed a traceback."""
-    from multiprocessing import forkserver
-
     pid = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
     if pid:
         with contextlib.suppress(OSError):

@@ -105,9 +105,9 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     stats: dict = {"strategy": strategy}
     if strategy == "tabu" and not opts.hint:
         hint, stats = local_search_hint(inst, opts)
-        spent = stats["tabu_seconds"]
-        left = None if opts.time_limit is None else max(0.5, opts.time_limit - spent)
-        opts = replace(opts, hint=hint, time_limit=left)
+        clock = opts.started
+        opts = replace(opts, hint=hint)
+        opts.started = clock  # the limit counts from the solve's start, not the tabu's end
     # symmetry breaking would reject a hint or fixed cells in the wrong orientation
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
     compiled = built(opts, lambda: MagicHexCpsat(inst, symmetry=symmetry, strategy=strategy))
@@ -122,7 +122,8 @@ def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solut
 
     budget = opts.params.get("tabu_seconds")
     if budget is None:
-        budget = 0.8 * opts.time_limit if opts.time_limit is not None else 60.0
+        left = opts.remaining()  # the solver's import and the reading came first
+        budget = 0.8 * left if left is not None else 60.0
     budget = positive_float(budget, "--tabu-seconds")
     t0 = time.monotonic()
     res = tabu_search(inst, np.random.default_rng(opts.seed), deadline=t0 + budget, stop=opts.stop)

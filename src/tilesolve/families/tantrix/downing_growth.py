@@ -190,8 +190,10 @@ def focal_colours(inst: TantrixInstance) -> tuple[int, ...]:
     # the puzzles want lines through every tile: most-carried colours first
     options = sorted(options, key=lambda opt: [-k for k in carried(opt)])
     for opt in options:
-        if min(carried(opt)) >= 3 and all(g.kind != "loop" or turns_parity_ok(inst, c)
-                                          for g, c in zip(inst.goals, opt, strict=True)):
+        # all(), not min(): a puzzle without goals has one choice, the empty one
+        if all(k >= 3 for k in carried(opt)) and all(
+                g.kind != "loop" or turns_parity_ok(inst, c)
+                for g, c in zip(inst.goals, opt, strict=True)):
             return tuple(COLOUR_INDEX[c] for c in opt)
     return tuple(COLOUR_INDEX[c] for c in options[0])
 
