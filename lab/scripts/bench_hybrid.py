@@ -27,8 +27,10 @@ import statistics
 import sys
 from pathlib import Path
 
+from experiment import planted_file
+
+import tilesolve
 from tilesolve.bench import run_together, solve_command
-from tilesolve.families.edgematch.generate import planted_file
 
 ROOT = Path(__file__).resolve().parents[2]
 E2_DATA = ROOT.parent / "shared" / "e2_data"
@@ -73,9 +75,7 @@ def held_out(folder: Path) -> Path:
 
 def most_joins(path: Path) -> int:
     """The joins of the board in the file's header: matching all of them solves it."""
-    from tilesolve.families.edgematch.parse import read_instance
-
-    inst = read_instance(path)
+    inst = tilesolve.load(path).instance
     return (inst.width - 1) * inst.height + inst.width * (inst.height - 1)
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import tilesolve
 from tilesolve.bench import Budget, run_each, write_csv
-from tilesolve.families.magichex.family import FAMILY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def main() -> None:
     work = []
     for name in args.instances:
         path = ROOT / "instances" / f"magichex_{name}.txt"
-        order = FAMILY.read_instance(path).order
+        order = tilesolve.load(path).info()["order"]
         work += [(path, config, seed) for config in args.configs
                  if order <= SKIP_ABOVE.get(config, 99) for seed in range(args.seeds)]
     rows = []

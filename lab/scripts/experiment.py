@@ -33,8 +33,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import tilesolve
+from tilesolve import InputError
 from tilesolve.bench import Budget, draw_curves, run_one
-from tilesolve.core.errors import InputError
 
 CSV_COLUMNS = (
     "key", "table", "row", "column", "instance", "backend", "seed", "status", "solved",
@@ -395,6 +396,32 @@ def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
     ax.set_ylim(-0.02, 1.02)
     label_axes(ax, title, budget_key.replace("_", " "), "success rate")
     save(fig, path)
+
+
+# --- what the pages and benchmarks share ----------------------------------------------------
+def describe_presets(presets: dict[str, tilesolve.Preset], default: str = "paper") -> str:
+    """A backend's presets (`tilesolve.presets(family)`) as `solve --help` lists them: each
+    one's summary, then each way it departs from the paper."""
+    lines = []
+    for name, preset in presets.items():
+        lines.append(f"--preset {name}{' (default)' if name == default else ''}: "
+                     f"{preset.summary}")
+        lines.extend(f"    - {d}" for d in preset.differences)
+    return "\n".join(lines)
+
+
+def planted_file(folder: str | Path, size: int, seed: int) -> Path:
+    """A size x size edge-matching board at the generator's default colour counts (Brendan
+    Owen's hardest for that size) with a planted solution: written once as
+    folder/gen_NNxNN_sSEED.txt, read back as it is after, so benchmarks keep running on the
+    same held-out board."""
+    path = Path(folder) / f"gen_{size:02d}x{size:02d}_s{seed}.txt"
+    if not path.exists():
+        puzzle, _planted = tilesolve.generate("edgematch", seed=seed, size=size)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# tilesolve generate edgematch --size {size} --seed {seed}, planted "
+                        f"solution\n{puzzle.text}")
+    return path
 
 
 # --- the scripts' shared command line -------------------------------------------------------

@@ -28,8 +28,7 @@ from pathlib import Path
 
 import experiment as rp
 
-from tilesolve.backends.ga import describe_presets
-from tilesolve.families.tantrix.ga import PRESETS
+import tilesolve
 
 ROOT = Path(__file__).resolve().parents[2]
 EXACT = ("cpsat", "search")
@@ -187,7 +186,8 @@ def page(rows: list[dict], out_dir: Path) -> str:
     parts.append(below_his(by))
     parts.append(plots(rows, out_dir))
     parts.append(NOTES)
-    parts += ["## The presets", "", "```", describe_presets(PRESETS), "```", ""]
+    presets = rp.describe_presets(tilesolve.presets("tantrix"))
+    parts += ["## The presets", "", "```", presets, "```", ""]
     return "\n".join(parts)
 
 

@@ -21,18 +21,18 @@ from pathlib import Path
 
 from rich.console import Console
 
+import tilesolve
 from tilesolve.bench import Budget, run_bench, table
-from tilesolve.core.result import SolveOptions
-from tilesolve.dispatch import solve_file
 
 
 def elite(instance: str, seconds: float, seed: int, objective: str | None, out: Path) -> dict:
     """Run the GA and keep its best board (solved or not) as a JSON solution file."""
-    res = solve_file(instance, "ga", SolveOptions(time_limit=seconds, seed=seed, threads=1,
-                                                 objective=objective))
-    if res.solution is None:
+    res = tilesolve.load(instance).solve("ga", time_limit=seconds, seed=seed, threads=1,
+                                         objective=objective)
+    board = res.to_json()["solution"]  # the best board, verified or not
+    if board is None:
         raise SystemExit(f"the GA returned no board for {instance}")
-    out.write_text(json.dumps(res.solution) + "\n")
+    out.write_text(json.dumps(board) + "\n")
     stats = res.stats
     return {"instance": Path(instance).stem, "ga_status": res.status.value,
             "ga_seconds": round(res.seconds, 2), "ga_fitness": stats.get("best_fitness"),

@@ -47,9 +47,10 @@ def setting_label(p: int, c: float) -> str:
 
 
 def candidates(p: int, c: float) -> int:
-    from tilesolve.families.magichex.post_ea import candidate_count
-
-    return candidate_count(p, c)
+    """The post's get_n_candidates, which its `paper` preset applies: the divisor of p
+    closest to int(p * c), the smaller one on a tie (numpy's argmin)."""
+    want = int(p * c)
+    return min((d for d in range(1, p + 1) if p % d == 0), key=lambda d: abs(d - want))
 
 
 def runs_for(tables: set[str], runs: int, sweep_runs: int, spread_runs: int) -> list[rp.Run]:
@@ -383,10 +384,9 @@ def write_page(rows: list[dict], out: Path, counts: str) -> None:
 
 
 def presets_text() -> str:
-    from tilesolve.backends.ga import describe_presets
-    from tilesolve.families.magichex.ga import PRESETS
+    import tilesolve
 
-    return describe_presets(PRESETS)
+    return rp.describe_presets(tilesolve.presets("magichex"))
 
 
 def counts(rows: list[dict]) -> str:

@@ -20,8 +20,7 @@ from pathlib import Path
 
 import experiment as rp
 
-from tilesolve.backends.ga import describe_presets
-from tilesolve.families.edgematch.ga import PRESETS
+import tilesolve
 
 BOARDS = {  # Table 9 row -> (instance, Niang's average time, evaluations, mutations, crossovers)
     "4x4 (5)": ("instances/e2_niang_4x4_p5.txt", "27 s", 92_700, 9_284, 41_480),
@@ -247,7 +246,7 @@ def write_page(rows: list[dict], out: Path, runs: int, study_runs: int) -> None:
     ]
     text += table9_page(rows, out) + [""] + studies_page(rows, out)
     text += ["", "## The presets", "", "As `tilesolve solve --help` lists them:", "", "```",
-             describe_presets(PRESETS), "```"]
+             rp.describe_presets(tilesolve.presets("edgematch")), "```"]
     notes = NOTES
     if notes.exists():
         text += ["", notes.read_text().strip()]

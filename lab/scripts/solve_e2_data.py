@@ -15,8 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilesolve.core.result import SolveOptions
-from tilesolve.dispatch import solve_file
+import tilesolve
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "e2_data"
@@ -43,9 +42,9 @@ def main() -> int:
     print(f"{'instance':28} {'backend':8} {'status':10} {'checked':8} {'wall s':>8} {'cpu s':>8}")
     for path in instances(args.max_brendan):
         for backend in args.backends.split(","):
-            opts = SolveOptions(time_limit=args.time_limit, seed=args.seed, threads=args.threads)
             t0, c0 = time.perf_counter(), time.process_time()
-            res = solve_file(path, backend, opts)
+            res = tilesolve.load(path).solve(backend, time_limit=args.time_limit, seed=args.seed,
+                                             threads=args.threads)
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             ok = res.status.value == "solved" and res.verified
             failures += not ok

@@ -14,9 +14,8 @@ import experiment as reproduce
 import numpy as np
 import pytest
 
-from tilesolve import bench
-from tilesolve.backends import ga as engine
-from tilesolve.core.errors import InputError
+import tilesolve
+from tilesolve import InputError, bench
 
 ROOT = Path(__file__).resolve().parents[2]
 LAB_SCRIPTS = ROOT / "lab" / "scripts"
@@ -98,30 +97,24 @@ def test_plots_are_written(tmp_path):
     assert grid[-1] == 4 and best[-1] == 71 and mean[0] == pytest.approx(67)
 
 
-def test_fitness_curve_stays_bounded_and_even():
-    curve = engine.FitnessCurve(limit=8)
-    for g in range(1001):
-        curve.add(g, 10 * g, float(g), np.array([0.0, float(g)]))
-    pts = curve.result()
-    assert len(pts) <= 9 and pts[0][0] == 0 and pts[-1][0] == 1000
-    gens = [p[0] for p in pts[:-1]]
-    steps = {b - a for a, b in zip(gens, gens[1:], strict=False)}
-    assert len(steps) == 1  # evenly spaced
-    assert pts[-1] == (1000, 10000, 1000.0, 500.0)
+def test_presets_are_described_from_the_public_api():
+    """The pages' preset lists: `tilesolve.presets` in `solve --help`'s words."""
+    text = reproduce.describe_presets(tilesolve.presets("magichex"))
+    lines = text.splitlines()
+    assert lines[0].startswith("--preset paper (default): ")
+    assert [line.split(":")[0] for line in lines if line.startswith("--preset")] == [
+        "--preset paper (default)", "--preset tuned"]
+    assert sum(line.startswith("    - ") for line in lines) == len(
+        tilesolve.presets("magichex")["tuned"].differences) > 0
 
 
-def test_presets_are_chosen_and_described():
-    paper = engine.Preset("paper", engine.GAConfig(population=200), summary="as published")
-    tuned = engine.Preset("tuned", engine.GAConfig(population=60), summary="faster",
-                          differences=("population 60 (paper: 200)",))
-    presets = {"paper": paper, "tuned": tuned}
-    assert engine.choose_preset(presets, {}) is paper
-    assert engine.choose_preset(presets, {"preset": "Tuned"}) is tuned
-    with pytest.raises(InputError, match="--preset; expected paper or tuned"):
-        engine.choose_preset(presets, {"preset": "fast"})
-    text = engine.describe_presets(presets)
-    assert text.splitlines() == ["--preset paper (default): as published",
-                                 "--preset tuned: faster", "    - population 60 (paper: 200)"]
+def test_a_planted_board_is_written_once_and_read_back(tmp_path):
+    path = reproduce.planted_file(tmp_path, 4, 7001)
+    assert path.name == "gen_04x04_s7001.txt"
+    puzzle, planted = tilesolve.generate("edgematch", seed=7001, size=4)
+    assert tilesolve.load(path).verify(planted).ok
+    path.write_text(path.read_text() + "# kept\n")
+    assert reproduce.planted_file(tmp_path, 4, 7001).read_text().endswith("# kept\n")
 
 
 _SCRIPT = textwrap.dedent("""

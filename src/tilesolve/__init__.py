@@ -14,19 +14,27 @@ verified solution, the objective with its maximum, statistics, and methods to ch
 write it. Bad input raises `InputError`, which names the file and line. Importing this package
 loads no solver library: OR-Tools, PuLP and python-sat are imported by the solve that uses
 them.
+
+For experiments: `generate` makes a random puzzle with its planted solution, `presets`
+describes a backend's named settings, `Puzzle.solve`'s `stop` ends a run
+from another thread, and the `bench` module runs and times whole solves as `tilesolve
+solve` does (one child process each, its CPU seconds measured), sweeps and summarises them.
 """
 
 __version__ = "0.1.0"
 
 from .api import (
     Improvement,
+    Preset,
     Puzzle,
     Result,
     edgematch,
+    generate,
     hidato,
     load,
     magichex,
     parse,
+    presets,
     solve,
     tantrix,
 )
@@ -37,16 +45,29 @@ from .core.result import Status
 __all__ = [
     "Improvement",
     "InputError",
+    "Preset",
     "Puzzle",
     "Report",
     "Result",
     "Status",
     "Violation",
+    "bench",
     "edgematch",
+    "generate",
     "hidato",
     "load",
     "magichex",
     "parse",
+    "presets",
     "solve",
     "tantrix",
 ]
+
+
+def __getattr__(name: str):
+    """`tilesolve.bench` is imported on first use: `import tilesolve` stays light."""
+    if name == "bench":
+        import importlib
+
+        return importlib.import_module(".bench", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

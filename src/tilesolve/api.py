@@ -74,6 +74,11 @@ class Puzzle:
         """The instance in its family's text format (what `load` reads back)."""
         return self._family.format_instance(self.instance)
 
+    @property
+    def backends(self) -> tuple[str, ...]:
+        """The backends `solve` takes for this puzzle's family, besides `portfolio`."""
+        return self._family.backends
+
     def info(self) -> dict[str, Any]:
         """Sizes, counts and a search-space estimate, as `tilesolve info` prints them."""
         return self._family.info(self.instance)
@@ -82,8 +87,8 @@ class Puzzle:
               seed: int = 0, threads: int = 0, objective: str | None = None,
               count: bool = False, count_limit: int | None = None, verbose: bool = False,
               on_solution: Callable[[Improvement], Any] | None = None,
-              solver_params: Mapping[str, Any] | None = None,
-              **backend_options: Any) -> Result:
+              solver_params: Mapping[str, Any] | None = None, stop: Any = None,
+              hint: Mapping | str | Path | None = None, **backend_options: Any) -> Result:
         """Solve the puzzle and return its verified `Result`.
 
         - `backend`: `cpsat`, `milp`, `sat`, `ga`, `search`, `lns`, `memetic` or `portfolio`
@@ -103,6 +108,12 @@ class Puzzle:
           (`{"num_workers": 4, "linearization_level": 2}`, any `SatParameters` field), HiGHS's
           or CBC's options for `milp` (by its `solver`), CaDiCaL's (or Glucose 4.2's random)
           options for `sat`. A name the solver does not declare raises `ValueError`.
+        - `stop`: a cooperative stop request, anything with `is_set()` (a `threading.Event`,
+          set from another thread or a callback): the solve ends at its next check and
+          returns what it has, as on reaching `time_limit`.
+        - `hint`: a board suggested to the solver (a solution mapping, its JSON form or a
+          solution file, complete or partial): CP-SAT's hint, the MILP's start, the SAT
+          solver's phases, the searches' and GA's starting board.
         - `backend_options`: the backend's own options, the command line's `--name value`
           with underscores (`population=200`, `preset="tuned"`, `solver="highs"`).
 
@@ -110,10 +121,12 @@ class Puzzle:
         (naming the closest one), a bad value `ValueError`; each is also an `InputError`."""
         _check_arguments(self._family, backend, time_limit, seed, threads, objective,
                          count_limit, on_solution, solver_params)
+        _check_stop(stop)
         try:
             return self._solve(backend, objective, on_solution, solver_params, SolveOptions(
                 time_limit=time_limit, seed=seed, threads=threads, objective=objective,
-                count=count, count_limit=count_limit, verbose=verbose,
+                count=count, count_limit=count_limit, verbose=verbose, stop=stop,
+                hint=None if hint is None else self._solution(hint),
                 params={k: _option_text(v) for k, v in backend_options.items()}))
         except UnknownOptions as exc:
             raise _unexpected(exc) from None
@@ -367,7 +380,7 @@ class ArgumentTypeError(InputError, TypeError):
 
 # solve()'s own arguments, beside the backends' options (for the closest-name hint)
 SOLVE_ARGUMENTS = ("backend", "time_limit", "seed", "threads", "objective", "count",
-                   "count_limit", "verbose", "on_solution", "solver_params")
+                   "count_limit", "verbose", "on_solution", "solver_params", "stop", "hint")
 
 
 def _unexpected(exc: UnknownOptions) -> ArgumentTypeError:
@@ -423,6 +436,13 @@ def _check_arguments(family: Family, backend, time_limit, seed, threads, objecti
     if on_solution is not None and not callable(on_solution):
         raise ArgumentTypeError("solve() argument 'on_solution' must be callable, not "
                                   f"{type(on_solution).__name__}")
+
+
+def _check_stop(stop: Any) -> None:
+    """`stop` is polled, never waited on: it needs an `is_set()` to call."""
+    if stop is not None and not callable(getattr(stop, "is_set", None)):
+        raise ArgumentTypeError("solve() argument 'stop' must have an is_set() method (a "
+                                f"threading.Event), not {type(stop).__name__}")
 
 
 def _native(backend: str, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -589,3 +609,50 @@ def magichex(order: int, first: int = 1,
     head = f"magichex {order}" + (f" first {first}" if first != 1 else "")
     body = [" ".join("." if v is None else str(v) for v in row) for row in rows or ()]
     return _build("magichex", [head, *body])
+
+
+# --------------------------------------------------------------------------- generating
+def generate(family: str, seed: int = 0, **options: Any) -> tuple[Puzzle, Solution]:
+    """A random puzzle with a planted solution, as `tilesolve generate FAMILY --seed SEED`
+    writes it: the same seed and options give the same puzzle. Returns the puzzle and its
+    planted solution (cell -> placed value, as `Result.solution`).
+
+    `options` are the generator's, the command line's `--name value` with underscores
+    (`tilesolve options generate FAMILY` lists them): edge matching's `size` (or `width`
+    and `height`), `frame_colours`, `inner_colours`, `patterns`, `fixed`; Hidato's `cells`,
+    `shape`, `side`, `givens`... A family without a generator raises `InputError`."""
+    import tempfile
+
+    fam = get_family(family)
+    if not fam.entry.generates:
+        raise ArgumentValueError(f"the {fam.name} family has no generator")
+    if "solution" in options:
+        raise ArgumentTypeError("generate() returns the planted solution; it takes no "
+                                "'solution' file")
+    params = {k: _option_text(v) for k, v in options.items()}
+    with tempfile.TemporaryDirectory(prefix="tilesolve-") as tmp:
+        planted = Path(tmp) / "planted.txt"  # the generator writes it as the command does
+        text = fam.module("generate").generate_text(seed=seed, solution=str(planted), **params)
+        puzzle = parse(text, fam.name, name=f"<{fam.name} seed {seed}>")
+        return puzzle, fam.read_solution(puzzle.instance, planted)
+
+
+# --------------------------------------------------------------------------- describing
+@dataclass(frozen=True)
+class Preset:
+    """A named setting of a backend, as its `preset` option picks it (`preset="paper"`)."""
+
+    name: str
+    """The name `preset=` takes."""
+    summary: str
+    """What the setting is, in one line (`paper`: the source paper's algorithm as
+    published)."""
+    differences: tuple[str, ...]
+    """Each way the setting departs from the paper (empty for `paper` itself)."""
+
+
+def presets(family: str, backend: str = "ga") -> dict[str, Preset]:
+    """The named settings of a family's backend (its GA's `paper` and `tuned`...), in the
+    order `solve --help` describes them; empty for a backend that has none."""
+    declared = get_family(family).backend(backend).presets or {}
+    return {name: Preset(name, p.summary, tuple(p.differences)) for name, p in declared.items()}

@@ -32,20 +32,34 @@ from .core.family import get_family, load_instance
 from .core.options import Option, Options
 from .core.registry import BACKENDS, RACES
 
+__all__ = [
+    "COLUMNS", "Budget", "backend_spec", "draw_curves", "mean_curve", "parse_backend",
+    "run_bench", "run_command", "run_each", "run_one", "run_together", "solve_command",
+    "summarise", "table", "write_csv", "write_json",
+]
+
 COLUMNS = (
     "instance", "family", "size", "cells", "backend", "seed", "status", "solved", "verified",
     "seconds", "cpu_seconds", "objective", "evaluations", "generations", "winner", "error",
 )
+"""The columns of a run's row (`run_one`) that `write_csv` keeps."""
 SIZE_KEYS = ("cells", "pieces", "tiles", "numbers", "n")
 
 
 @dataclass
 class Budget:
+    """What every run of a sweep gets: the same limits, objective and options."""
+
     time_limit: float | None = 10.0
-    max_evaluations: int | None = None  # GA only
+    """Seconds of wall time per run (None: no limit)."""
+    max_evaluations: int | None = None
+    """The GA's (and the portfolio's GA lanes') evaluations per run (None: no limit)."""
     threads: int = 1
+    """Threads per run (0: every core)."""
     objective: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)  # options for every backend taking them
+    """None to satisfy every rule, or the family's objective to maximise."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Backend options (`population`: "200"), each given to every backend that takes it."""
 
 
 def parse_backend(spec: str) -> tuple[str, dict[str, str]]:
@@ -479,6 +493,7 @@ def summarise(rows: list[dict], time_limit: float | None = None) -> list[dict]:
 
 
 def table(summary: list[dict], title: str = "bench"):
+    """`summarise`'s lines as the `rich` table `tilesolve bench` prints."""
     from rich.table import Table
 
     t = Table(title=title, caption="seconds; med ok: median of the solved runs; median and "
@@ -518,6 +533,7 @@ def write_csv(rows: list[dict], path: str | Path,
 
 def write_json(rows: list[dict], summary: list[dict], path: str | Path,
                meta: dict | None = None) -> None:
+    """The rows, their summary and `meta` (the budget, seeds...) as one JSON object."""
     Path(path).write_text(json.dumps({"meta": meta or {}, "summary": summary, "runs": rows},
                                      indent=1) + "\n")
 

@@ -27,9 +27,11 @@ class Watcher:
             external = self._stop is not None and self._stop.is_set()
             late = self._deadline is not None and time.monotonic() >= self._deadline
             if external or late:
+                # told again until the solve ends: a stop told before the solver's own loop
+                # begins is lost (CP-SAT ignores StopSearch() before Solve(); a flag set before
+                # a 16x16 solve ran it to its 60 s limit)
                 self.fired = True
                 self._on_stop()
-                return
             time.sleep(0.05)
 
     def __enter__(self) -> Watcher:
