@@ -254,14 +254,23 @@ def write_page(rows: list[dict], out: Path, runs: int, study_runs: int) -> None:
         f"finished: up to {done9} of {runs} runs per Table 9 board and column, "
         f"{study_runs} per parameter study). Boards: ours, made with `tilesolve generate "
         "edgematch --size N --patterns P --seed 1` (one palette of P patterns on every join, "
-        "as on the thesis's boards; its own boards are not published).", "",
-        "The paper preset (`tilesolve solve BOARD --backend ga`) is the thesis's algorithm, "
-        "any piece on any cell in any turn; the columns and studies marked \"frame kept\" "
-        "ran with `--layout frame`, the reading before the screenshots' last status lines "
-        "showed frame pieces turning (see the notes); `--repair thesis` adds its deadlock "
-        "tagging and repairs (sections 4.8-4.9, stated in words only: our reading is in the "
-        "notes below); `--preset tuned`'s differences from the paper are listed under "
-        "\"The presets\" below.",
+        "as on the thesis's boards), and the thesis's own (rows \"thesis\"): the solved "
+        "boards its screenshots print (Figs. 44, 45, 43), shipped as "
+        "`instances/e2_niang_fig44_4x4.txt`, `..._fig45_5x5.txt`, `..._fig43_6x6.txt`; the "
+        "thesis does not say that Table 9 ran on these boards, only that they are its 4x4, "
+        "5x5 and 6x6 runs. Every row of `niang.csv` names its whole setting in `backend` "
+        "(`tilesolve solve INSTANCE --backend ga --seed SEED` with each `name=value` as "
+        "`--name value` replays it).", "",
+        "The paper preset (`tilesolve solve BOARD --backend ga --preset paper`) is the "
+        "thesis's algorithm, any piece on any cell in any turn; the columns and studies "
+        "marked \"frame kept\" ran with `--layout frame`, the reading before the "
+        "screenshots' last status lines showed frame pieces turning (see the notes); "
+        "`--repair thesis` adds its deadlock tagging and repairs (sections 4.8-4.9, stated "
+        "in words only: our reading is in the notes below), and `--deadlock 100` its third "
+        "repair, \"to remove the deadlocks\", read as the Scramble (4.5.8) of a population "
+        "stuck for 100 generations (columns \"paper + deadlock repair\"); `--preset tuned` "
+        "(the GA's default) lists its "
+        "differences from the paper under \"The presets\" below.",
         "",
     ]
     text += table9_page(rows, out) + [""] + studies_page(rows, out)

@@ -24,7 +24,9 @@ repair and "selection heuristics" (4.8, 4.9) are stated in words only; `--repair
 runs our reading of them (niang_repair.py: deadlocked best boards tagged after
 `--repair-threshold` generations without improvement, 20 by default, the threshold lowered
 by `--repair-lower`, 10%, at each check; the still-stuck copies get the border and 2x2-area
-rearrangements their symptoms call for; both numbers are ours, the thesis gives none).
+rearrangements their symptoms call for; both numbers are ours, the thesis gives none), and
+`--deadlock N` its third repair, "to remove the deadlocks", read as the Scramble mutation of
+every board once the best has not improved for N generations (100 in the reproduction).
 
 tuned: the earlier design of this module: a smaller population, more mutation, a mix of block
 and uniform crossovers, and a tabu search plus region rebuilds as the stall repair
@@ -38,7 +40,7 @@ elite-replaces-worst, crossover-rate, mutation-rate, stall, ...) plus `preset`, 
 any piece anywhere in any turn, the default | frame: pieces kept in their class, frame pieces
 grey side out, see genome.py; frame is the default with `--objective matches`, which scores
 legal boards only) and `repair` (thesis | off) with
-`repair-threshold` and `repair-lower`; for tuned
+`repair-threshold`, `repair-lower` and `deadlock`; for tuned
 `uniform-rate`, `tabu-iterations`, `tabu-tenure`, `lns-moves`, `sideways`.
 """
 
