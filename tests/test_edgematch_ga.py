@@ -116,13 +116,14 @@ def test_paper_preset_scores_legal_boards_under_matches():
     objective cannot score: there the preset keeps the frame, and its board verifies (with
     the free layout the 16x16's answer broke the frame rule and failed the gate)."""
     r = run_cli("solve", "--backend", "ga", "instances/e2_16x16.txt", "--objective", "matches",
-                "--json", "--generations", "2", "--population", "20", "--seed", "3")
+                "--preset", "paper", "--json", "--generations", "2", "--population", "20",
+                "--seed", "3")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["status"] == "feasible" and out["verified"] is True
     assert out["objective"] > 0 and out["stats"]["generations"] == 2
     r = run_cli("solve", "--backend", "ga", "instances/e2_16x16.txt", "--objective", "matches",
-                "--layout", "free", "--generations", "2")
+                "--preset", "paper", "--layout", "free", "--generations", "2")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [
         "error: --layout free puts pieces outside their class, which --objective matches "
@@ -137,3 +138,14 @@ def test_bad_parameters_are_one_line_errors(args):
     r = run_cli("solve", "--backend", "ga", "instances/e2_4x4.txt", *args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_the_default_ga_solves_the_readme_6x6():
+    """`--backend ga` with no preset runs the tuned GA, which solves the README's 6x6 (seed 0:
+    63 generations, about 9 CPU s; the paper preset, the default before, timed out), and the
+    board passes the checker."""
+    r = run_cli("solve", "--backend", "ga", "instances/e2_6x6.txt", "--seed", "0", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["status"] == "solved" and out["verified"] is True
+    assert out["stats"]["population"] == 60 and out["stats"]["best_fitness"] == 60.0

@@ -240,25 +240,12 @@ def test_fitness_with_the_area_term_by_hand(change, both, edges_only):
         assert fit == pytest.approx(expected)
 
 
-# The thesis's solved boards as its screenshots list them (Figs. 44, 45, 43): the tile at cell
-# k, row-major, as (north, east, south, west) where it lies; here it is piece k + 1, unturned.
-FIG44_4X4 = [(0, 17, 35, 0), (0, 25, 25, 17), (0, 17, 17, 25), (0, 0, 29, 17),
-             (35, 17, 29, 0), (25, 17, 35, 17), (17, 35, 35, 17), (29, 0, 25, 35),
-             (29, 17, 35, 0), (35, 25, 29, 17), (35, 25, 6, 25), (25, 0, 29, 25),
-             (35, 35, 0, 0), (29, 17, 0, 35), (6, 25, 0, 17), (29, 0, 0, 25)]
-FIG45_5X5 = [(0, 3, 4, 0), (0, 2, 1, 3), (0, 5, 4, 2), (0, 1, 1, 5), (0, 0, 2, 1),
-             (4, 1, 3, 0), (1, 5, 2, 1), (4, 2, 1, 5), (1, 3, 4, 2), (2, 0, 5, 3),
-             (3, 1, 2, 0), (2, 4, 4, 1), (1, 3, 5, 4), (4, 2, 1, 3), (5, 0, 4, 2),
-             (2, 5, 3, 0), (4, 2, 1, 5), (5, 4, 3, 2), (1, 5, 2, 4), (4, 0, 3, 5),
-             (3, 4, 0, 0), (1, 3, 0, 4), (3, 1, 0, 3), (2, 2, 0, 1), (3, 0, 0, 2)]
-FIG43_6X6 = [(0, 13, 16, 0), (0, 18, 31, 13), (0, 26, 31, 18), (0, 36, 31, 26), (0, 26, 26, 36),
-             (0, 0, 1, 26), (16, 36, 1, 0), (31, 18, 26, 36), (31, 18, 36, 18), (31, 1, 13, 18),
-             (26, 31, 13, 1), (1, 0, 18, 31), (1, 1, 18, 0), (26, 18, 13, 1), (36, 26, 18, 18),
-             (13, 36, 13, 26), (13, 13, 31, 36), (18, 0, 13, 13), (18, 1, 36, 0), (13, 16, 1, 1),
-             (18, 16, 13, 16), (13, 18, 18, 16), (31, 31, 16, 18), (13, 0, 1, 31),
-             (36, 13, 31, 0), (1, 13, 1, 13), (13, 36, 31, 13), (18, 36, 18, 36),
-             (16, 18, 16, 36), (1, 0, 18, 18), (31, 36, 0, 0), (1, 26, 0, 36), (31, 1, 0, 26),
-             (18, 13, 0, 1), (16, 26, 0, 13), (18, 0, 0, 26)]
+# The thesis's solved boards as its screenshots list them (Figs. 44, 45, 43), shipped as
+# instances: the tile at cell k, row-major, as (north, east, south, west) where it lies; in the
+# file it is piece k + 1, unturned.
+FIG44_4X4, FIG45_5X5, FIG43_6X6 = (
+    load_instance(INSTANCES / f"e2_niang_{name}.txt")[1].pieces
+    for name in ("fig44_4x4", "fig45_5x5", "fig43_6x6"))
 
 
 def _faults(enc, pop):
@@ -316,16 +303,21 @@ def test_linear_ranking_probabilities():
     assert freq.tolist() == pytest.approx([3 / 6, 0, 2 / 6, 1 / 6], abs=0.01)
 
 
-def test_paper_preset_is_the_default_and_solves_a_4x4_with_five_patterns():
+def test_paper_preset_is_niangs_ga_and_solves_a_4x4_with_five_patterns():
     _, inst = load_instance(NIANG_4X4)
-    enc, cfg = ga.build(inst, SolveOptions())
+    assert isinstance(ga.build(inst, SolveOptions())[0], ga.EdgeEncoding)  # tuned: the default
+    enc, cfg = ga.build(inst, SolveOptions(params={"preset": "paper"}))
     assert isinstance(enc, ga.NiangEncoding)
     assert not enc.keep_frame and len(enc.groups) == 1  # any piece anywhere in any turn
     assert (cfg.population, cfg.generations, cfg.tournament_k, cfg.elite_count()) == \
         (200, 10_000, 3, 1)
     assert (cfg.crossover_rate, cfg.mutation_rate, cfg.elite_replaces_worst) == (0.9, 0.1, True)
+    # "Elitism Rate 1" at any population (Tables 5-6: 1000 and 500), not 1/200 of it (5, 2)
+    for size in ("500", "1000"):
+        cfg = ga.build(inst, SolveOptions(params={"preset": "paper", "population": size}))[1]
+        assert (cfg.population, cfg.elite_count()) == (int(size), 1)
     # the free layout rarely solves it (niang_notes.md); the frame kept, seed 3 does
-    out = ga.solve(inst, SolveOptions(seed=3, params={"layout": "frame"}))
+    out = ga.solve(inst, SolveOptions(seed=3, params={"preset": "paper", "layout": "frame"}))
     assert out.status == Status.SOLVED and verify(inst, out.solution).ok
     # 200 evaluations per generation, as in the thesis's screenshots (EVAL = 200 x generation)
     assert out.stats["evaluations"] == 200 * (out.stats["generations"] + 1)
@@ -345,10 +337,36 @@ def test_elite_replaces_the_worst_child():
 
 
 @pytest.mark.parametrize("args", [
-    ("--preset", "nope"), ("--tabu-iterations", "5"), ("--operators", "invert"),
-    ("--selection", "linear-ranking", "--ranking-pressure", "3"), ("--layout", "round"),
+    ("--preset", "nope"), ("--preset", "paper", "--tabu-iterations", "5"),
+    ("--preset", "paper", "--operators", "invert"),
+    ("--preset", "paper", "--selection", "linear-ranking", "--ranking-pressure", "3"),
+    ("--preset", "paper", "--layout", "round"),
 ])
 def test_bad_paper_options_are_one_line_errors(args):
     r = run_cli("solve", "--backend", "ga", NIANG_4X4, *args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+NIANG_CSV = INSTANCES.parent / "lab" / "reproductions" / "niang.csv"
+
+
+@pytest.mark.parametrize("key", [
+    "table9|4x4 (5)|paper+repair|0",  # recorded before the free layout became the default
+    "table9|4x4 (5)|paper+repair|3", "table9|4x4 (5)|paper|3", "studies|Table 1|paper|0",
+    "studies|Figs. 32-33|paper+repair|0", "table9|4x4 thesis (5)|paper+deadlock|0",
+])
+def test_the_reproduction_rows_replay_as_their_csv_writes_them(key):
+    """Each row's `backend` column is the whole setting: run as written, with the row's seed,
+    it gives the row's generations, evaluations and best fitness."""
+    import csv
+
+    row = next(r for r in csv.DictReader(NIANG_CSV.open()) if r["key"] == key)
+    name, *pairs = row["backend"].split(":")
+    assert name == "ga"
+    params = dict(p.split("=", 1) for p in pairs)
+    _, inst = load_instance(INSTANCES.parent / row["instance"])
+    out = ga.solve(inst, SolveOptions(seed=int(row["seed"]), params=params))
+    assert (out.stats["generations"], out.stats["evaluations"]) == \
+        (int(row["generations"]), int(row["evaluations"]))
+    assert out.stats["best_fitness"] == pytest.approx(float(row["best_fitness"]), abs=1e-12)

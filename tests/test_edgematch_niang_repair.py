@@ -144,17 +144,56 @@ def test_paper_preset_with_thesis_repair_solves_the_4x4():
     """Seed 0 with the frame kept and without repair stops at 0.736 (2 joins short) for
     good; with it, it solves."""
     _, inst = load_instance(NIANG_4X4)
-    out = ga.solve(inst, SolveOptions(seed=0, params={"repair": "thesis", "generations": 2000,
-                                                      "layout": "frame"}))
+    out = ga.solve(inst, SolveOptions(seed=0, params={"preset": "paper", "repair": "thesis",
+                                                      "generations": 2000, "layout": "frame"}))
     assert out.status == Status.SOLVED and verify(inst, out.solution).ok
     assert out.stats["repairs"] > 0 and sum(out.stats["repairs_by_symptom"].values()) > 0
 
 
 @pytest.mark.parametrize("args", [
-    ("--repair", "always"), ("--repair", "thesis", "--repair-threshold", "0"),
-    ("--repair", "thesis", "--repair-lower", "2"), ("--preset", "tuned", "--repair", "thesis"),
+    ("--preset", "paper", "--repair", "always"),
+    ("--preset", "paper", "--repair", "thesis", "--repair-threshold", "0"),
+    ("--preset", "paper", "--repair", "thesis", "--repair-lower", "2"),
+    ("--preset", "paper", "--deadlock", "100"),  # the scramble is a part of --repair thesis
+    ("--preset", "paper", "--repair", "thesis", "--deadlock", "-1"),
+    ("--preset", "tuned", "--repair", "thesis"), ("--repair", "thesis"),  # tuned: the default
 ])
 def test_bad_repair_options_are_one_line_errors(args):
     r = run_cli("solve", "--backend", "ga", NIANG_4X4, *args)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_deadlocked_population_is_scrambled_whole_keeping_the_top_left_piece():
+    """`deadlock=N`: N generations without a better best scramble every board (4.5.8: the
+    top-left piece stays, the rest shuffled within their classes); a better best resets the
+    count."""
+    b, g = _board()
+    heur = nr.ThesisRepair(b, threshold=1000, deadlock=5)
+    rng = np.random.default_rng(0)
+    pop = np.stack([g.copy() for _ in range(6)])
+    fit = b.fitness(pop)
+    assert len(heur(pop, fit, 4, rng)) == 0 and (pop == g).all()
+    assert heur(pop, fit, 5, rng).tolist() == [0, 1, 2, 3, 4, 5]
+    assert heur.done["deadlock"] == 6
+    assert (pop[:, 0] == g[0]).all() and (pop[:, 16] == g[16]).all()  # the corner piece stays
+    assert all((row != g).any() for row in pop)
+    for row in pop:  # pieces stay in their class: still a permutation, corners on corners
+        assert sorted(row[:16].tolist()) == list(range(16))
+        assert set(row[[0, 3, 12, 15]].tolist()) == set(g[[0, 3, 12, 15]].tolist())
+    assert len(heur(pop, fit, 9, rng)) == 0  # the next scramble 5 generations later
+    assert len(heur(pop, fit, 10, rng)) == 6
+    heur(pop, fit, 0, rng)  # a better best
+    assert len(heur(pop, fit, 5, rng)) == 6 and heur.done["deadlock"] == 18
+
+
+def test_the_deadlock_repair_frees_a_run_the_other_repairs_leave_stuck():
+    """Seed 2 on the 4x4 with the frame kept stays at 0.847 through 10,000 generations with the
+    areas and border repairs (lab/reproductions/niang.csv); with the deadlock repair every 100
+    generations it solves after one scramble of all 200 boards (generation 223, 1.3 CPU s)."""
+    _, inst = load_instance(NIANG_4X4)
+    out = ga.solve(inst, SolveOptions(seed=2, params={
+        "preset": "paper", "repair": "thesis", "deadlock": "100", "layout": "frame",
+        "generations": "400"}))
+    assert out.status == Status.SOLVED and verify(inst, out.solution).ok
+    assert out.stats["generations"] == 223 and out.stats["repairs_by_symptom"]["deadlock"] == 200

@@ -92,7 +92,7 @@ def test_search_reports_nodes_at_its_chunk_boundaries():
 
 
 def test_ga_reports_every_generation():
-    res, got = reports(E2_6, "ga", generations="5")
+    res, got = reports(E2_6, "ga", generations="5", preset="paper")
     assert res.stats["generations"] == 5
     assert with_key(got, "generation") == [1, 2, 3, 4, 5]
     best = with_key(got, "best")
@@ -168,9 +168,9 @@ def test_display_follows_quiet_verbose_and_the_environment(monkeypatch):
 
 def test_forced_progress_stays_on_stderr_and_json_stays_one_object(cli, tmp_path):
     log = tmp_path / "ga.jsonl"
-    # the GA cannot solve the 7x7 in 3 s, so the run outlasts the 1 s before the line shows
-    proc = cli("solve", E2_7, "-b", "ga", "-t", "3", "--json", "--log-jsonl", log,
-               env={"TILESOLVE_PROGRESS": "1"})
+    # Niang's GA cannot solve the 7x7 in 3 s, so the run outlasts the 1 s before the line shows
+    proc = cli("solve", E2_7, "-b", "ga", "--preset", "paper", "-t", "3", "--json",
+               "--log-jsonl", log, env={"TILESOLVE_PROGRESS": "1"})
     out = json.loads(proc.stdout)  # exactly one object: loads refuses anything after it
     assert out["status"] == "timeout" and proc.returncode == 4
     assert "ga: best " in proc.stderr and " gen " in proc.stderr
@@ -181,7 +181,7 @@ def test_forced_progress_stays_on_stderr_and_json_stays_one_object(cli, tmp_path
 
 
 def test_quiet_prints_nothing_on_stderr(cli):
-    proc = cli("solve", E2_7, "-b", "ga", "-t", "2", "--json", "--quiet",
+    proc = cli("solve", E2_7, "-b", "ga", "--preset", "paper", "-t", "2", "--json", "--quiet",
                env={"TILESOLVE_PROGRESS": "1"})
     assert proc.returncode == 4 and proc.stderr == ""
     assert json.loads(proc.stdout)["status"] == "timeout"
@@ -205,9 +205,9 @@ def test_ga_answers_the_best_board_it_streamed_not_its_own_fitnesss_best(cli, tm
     the frame kept: 45 against 46 before); the answer is the best verified board the user
     was shown."""
     log, board = tmp_path / "ga.jsonl", tmp_path / "ga.txt"
-    proc = cli("solve", E2_6, "-b", "ga", "--objective", "matches", "--seed", "0",
-               "--layout", "frame", "--generations", "150", "--json", "--log-jsonl", log,
-               "-o", board)
+    proc = cli("solve", E2_6, "-b", "ga", "--preset", "paper", "--objective", "matches",
+               "--seed", "0", "--layout", "frame", "--generations", "150", "--json",
+               "--log-jsonl", log, "-o", board)
     out = json.loads(proc.stdout)
     scores = [json.loads(x)["score"] for x in log.read_text().splitlines()]
     assert out["status"] == "feasible" and out["verified"]
@@ -242,10 +242,7 @@ def test_best_answer_keeps_proofs_and_better_finals_and_else_the_streamed_board(
 
 @pytest.mark.parametrize("backend", ["cpsat", "milp", "sat", "search", "ga"])
 def test_verbose_logs_go_to_stderr(cli, backend):
-    # the GA's default (Niang's random boards) rarely solves a 4x4; with the frame kept it does
-    extra = ("--layout", "frame") if backend == "ga" else ()
-    proc = cli("solve", E2_4, "-b", backend, "-v", "--json", "--threads", "1", "-t", "60",
-               *extra)
+    proc = cli("solve", E2_4, "-b", backend, "-v", "--json", "--threads", "1", "-t", "60")
     assert json.loads(proc.stdout)["status"] == "solved"  # stdout: the result alone
     if backend in ("cpsat", "milp"):  # the solvers that keep a log of their own
         assert proc.stderr.strip()
@@ -259,8 +256,8 @@ def test_status_line_under_a_pseudo_terminal():
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "TILESOLVE_PROGRESS"}
     proc = subprocess.Popen([sys.executable, "-m", "tilesolve", "solve", str(E2_7), "-b", "ga",
-                             "-t", "6", "--json"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=slave, text=True)
+                             "--preset", "paper", "-t", "6", "--json"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
     seen = b""
     while True:

@@ -26,6 +26,10 @@ BOARDS = {  # Table 9 row -> (instance, Niang's average time, evaluations, mutat
     "4x4 (5)": ("instances/e2_niang_4x4_p5.txt", "27 s", 92_700, 9_284, 41_480),
     "5x5 (5)": ("instances/e2_niang_5x5_p5.txt", "30 s", 212_140, 20_333, 95_286),
     "6x6 (7)": ("instances/e2_niang_6x6_p7.txt", "195 s", 267_800, 26_805, 120_500),
+    # the thesis's own boards, as its screenshots print them solved (Figs. 44, 45, 43)
+    "4x4 thesis (5)": ("instances/e2_niang_fig44_4x4.txt", "27 s", 92_700, 9_284, 41_480),
+    "5x5 thesis (5)": ("instances/e2_niang_fig45_5x5.txt", "30 s", 212_140, 20_333, 95_286),
+    "6x6 thesis (7)": ("instances/e2_niang_fig43_6x6.txt", "195 s", 267_800, 26_805, 120_500),
 }
 NOTES = Path(__file__).resolve().parents[2] / "lab" / "reproductions" / "niang_notes.md"
 STUDY_BOARD = "instances/e2_niang_7x7_p7.txt"  # "All experiments were conducted using a 7x7"
@@ -45,6 +49,12 @@ GA_COLUMNS = {
     "paper-free": ("ga:preset=paper:repair=off:layout=free", GA_LIMIT,
                    "ours, paper as default (free layout), no repair"),
     "tuned": ("ga:preset=tuned", TUNED_LIMIT, "ours, tuned"),
+    # the third repair, "to remove the deadlocks" (4.9), read as a Scramble of the stuck
+    # population after 100 generations without a better best (niang_repair.py)
+    "paper+deadlock": ("ga:preset=paper:repair=thesis:deadlock=100:layout=frame", GA_LIMIT,
+                       "ours, paper + deadlock repair, frame kept"),
+    "paper+deadlock-free": ("ga:preset=paper:repair=thesis:deadlock=100:layout=free", GA_LIMIT,
+                            "ours, paper + deadlock repair, free layout"),
 }
 
 # Tables 1-8: the thesis's settings (all: tournament, region rotation/swap mutation) and what
@@ -62,9 +72,13 @@ STUDIES = {
                 "Fig. 36: stops improving after a while"),
     "Table 4": ("generations=1000:mutation_rate=1.0:crossover_rate=0",
                 "mutation 1.0, no crossover", "Fig. 37: lower fitness than with crossover"),
-    "Table 5": ("generations=1000:population=1000:repair=thesis", "population 1000, repair",
+    # run when the preset's elitism was a share of the population (1/200): 5 and 2 elites,
+    # not the thesis's 1 (the preset now keeps 1 at any population); not rerun
+    "Table 5": ("generations=1000:population=1000:elitism=0.005:repair=thesis",
+                "population 1000, repair (5 elites)",
                 "Fig. 38: repair helps; fitness drops right after each repair"),
-    "Table 6": ("generations=1000:population=500:repair=thesis", "population 500, repair",
+    "Table 6": ("generations=1000:population=500:elitism=0.004:repair=thesis",
+                "population 500, repair (2 elites)",
                 "Fig. 39: higher fitness than Table 5's population of 1000"),
     "Table 7": ("generations=1000:crossover=uniform", "uniform crossover",
                 "Fig. 40: slower than region exchange; stops improving at some point"),
@@ -161,6 +175,11 @@ def _study(rows, table):
     return _pick(rows, "studies", table, column)
 
 
+def _row_name(row: str) -> str:
+    """The --rows name of a Table 9 row: "4x4 (5)" -> 4x4, "4x4 thesis (5)" -> 4x4-thesis."""
+    return row.split(" (")[0].replace(" ", "-")
+
+
 def _slug(table: str) -> str:
     return "".join(ch for ch in table.lower() if ch.isalnum() or ch == "-")
 
@@ -234,14 +253,23 @@ def write_page(rows: list[dict], out: Path, runs: int, study_runs: int) -> None:
         f"finished: up to {done9} of {runs} runs per Table 9 board and column, "
         f"{study_runs} per parameter study). Boards: ours, made with `tilesolve generate "
         "edgematch --size N --patterns P --seed 1` (one palette of P patterns on every join, "
-        "as on the thesis's boards; its own boards are not published).", "",
-        "The paper preset (`tilesolve solve BOARD --backend ga`) is the thesis's algorithm, "
-        "any piece on any cell in any turn; the columns and studies marked \"frame kept\" "
-        "ran with `--layout frame`, the reading before the screenshots' last status lines "
-        "showed frame pieces turning (see the notes); `--repair thesis` adds its deadlock "
-        "tagging and repairs (sections 4.8-4.9, stated in words only: our reading is in the "
-        "notes below); `--preset tuned`'s differences from the paper are listed under "
-        "\"The presets\" below.",
+        "as on the thesis's boards), and the thesis's own (rows \"thesis\"): the solved "
+        "boards its screenshots print (Figs. 44, 45, 43), shipped as "
+        "`instances/e2_niang_fig44_4x4.txt`, `..._fig45_5x5.txt`, `..._fig43_6x6.txt`; the "
+        "thesis does not say that Table 9 ran on these boards, only that they are its 4x4, "
+        "5x5 and 6x6 runs. Every row of `niang.csv` names its whole setting in `backend` "
+        "(`tilesolve solve INSTANCE --backend ga --seed SEED` with each `name=value` as "
+        "`--name value` replays it).", "",
+        "The paper preset (`tilesolve solve BOARD --backend ga --preset paper`) is the "
+        "thesis's algorithm, any piece on any cell in any turn; the columns and studies "
+        "marked \"frame kept\" ran with `--layout frame`, the reading before the "
+        "screenshots' last status lines showed frame pieces turning (see the notes); "
+        "`--repair thesis` adds its deadlock tagging and repairs (sections 4.8-4.9, stated "
+        "in words only: our reading is in the notes below), and `--deadlock 100` its third "
+        "repair, \"to remove the deadlocks\", read as the Scramble (4.5.8) of a population "
+        "stuck for 100 generations (columns \"paper + deadlock repair\"); `--preset tuned` "
+        "(the GA's default) lists its "
+        "differences from the paper under \"The presets\" below.",
         "",
     ]
     text += table9_page(rows, out) + [""] + studies_page(rows, out)
@@ -259,14 +287,14 @@ def main() -> None:
     ap.add_argument("--columns", default=None, help="Table 9: comma list of columns to run ("
                     + ", ".join([*GA_COLUMNS, *EXACT]) + "; default all)")
     ap.add_argument("--rows", default=None, help="Table 9: comma list of boards to run ("
-                    + ", ".join(b.split()[0] for b in BOARDS) + "; default all)")
+                    + ", ".join(_row_name(b) for b in BOARDS) + "; default all)")
     a = ap.parse_args()
     out = Path(a.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "niang.csv"
     tables = set(a.tables.split(",")) if a.tables else {"table9", "studies"}
     columns = set(a.columns.split(",")) if a.columns else None
-    rows = {r for r in BOARDS if r.split()[0] in a.rows.split(",")} if a.rows else None
+    rows = {r for r in BOARDS if _row_name(r) in a.rows.split(",")} if a.rows else None
     runs = (table9_runs(a.runs, columns, rows) if "table9" in tables else []) + \
         (study_runs(a.study_runs) if "studies" in tables else [])
     if not a.report_only:

@@ -964,20 +964,28 @@ class Preset:
     options: dict[str, Any] = field(default_factory=dict)  # operator rates, fitness weights...
     summary: str = ""
     differences: tuple[str, ...] = ()
+    default: bool = False  # the family's GA without --preset (else "paper")
 
 
 PRESET_PARAM = "preset"
 
 
-def preset_option(presets: dict[str, Preset], default: str = "paper") -> Option:
+def default_preset(presets: dict[str, Preset]) -> str:
+    """The preset a family's GA runs without --preset: the one marked default, else paper."""
+    return next((name for name, p in presets.items() if p.default), "paper")
+
+
+def preset_option(presets: dict[str, Preset], default: str | None = None) -> Option:
     """`--preset NAME` of a family's GA (checked by `choose_preset`, which names them)."""
     return Option(PRESET_PARAM, str, None, f"the GA setting: {' or '.join(presets)} "
-                  f"(default: {default}; see solve --help)")
+                  f"(default: {default or default_preset(presets)}; see solve --help)")
 
 
 def choose_preset(presets: dict[str, Preset], params: dict[str, Any],
-                  default: str = "paper") -> Preset:
-    """The preset named by ``--preset`` (``params["preset"]``), or ``default``."""
+                  default: str | None = None) -> Preset:
+    """The preset named by ``--preset`` (``params["preset"]``), or ``default`` (None: the
+    preset marked default)."""
+    default = default or default_preset(presets)
     name = str(params.get(PRESET_PARAM, default)).lower().replace("-", "_")
     if name not in presets:
         raise InputError(f"bad value {params[PRESET_PARAM]!r} for --preset; expected "
@@ -985,8 +993,9 @@ def choose_preset(presets: dict[str, Preset], params: dict[str, Any],
     return presets[name]
 
 
-def describe_presets(presets: dict[str, Preset], default: str = "paper") -> str:
+def describe_presets(presets: dict[str, Preset], default: str | None = None) -> str:
     """The presets as text for --help and the docs: summary, then each difference."""
+    default = default or default_preset(presets)
     lines = []
     for name, p in presets.items():
         mark = " (default)" if name == default else ""
