@@ -39,7 +39,7 @@ def test_generate_refuses_what_it_cannot_do():
 
 def test_presets_describe_the_backends_settings():
     presets = tilesolve.presets("edgematch")
-    assert list(presets) == list(EDGEMATCH_PRESETS) == ["paper", "tuned"]
+    assert list(presets) == list(EDGEMATCH_PRESETS) == ["tuned", "paper"]  # the default first
     assert presets["tuned"].summary == EDGEMATCH_PRESETS["tuned"].summary
     assert presets["tuned"].differences == tuple(EDGEMATCH_PRESETS["tuned"].differences)
     assert presets["paper"].differences == ()
