@@ -209,7 +209,11 @@ def solve(
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint",
         help="rewrite this file with each better verified board as the run finds it "
-        "(--objective; -o is rewritten so too)"),
+        "(--objective; -o is rewritten so too), the run's figures beside it"),
+    resume: Path | None = typer.Option(
+        None, "--resume",
+        help="go on from a checkpoint (or -o) of an earlier --objective run of this "
+        "instance: its board is the first best, its figures add up"),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -262,7 +266,9 @@ def solve(
     from .core.outputs import BestBoard
 
     # the best verified board, on disk at each improvement: an interrupt answers with it
-    best = BestBoard([p for p in (checkpoint, out_file if objective else None) if p])
+    # (a resumed run goes on writing the checkpoint it resumed, unless --checkpoint says)
+    best = BestBoard(list(dict.fromkeys(
+        p for p in (checkpoint or resume, out_file if objective else None) if p)))
     opts.on_verified = best.keep
     if time_limit is not None and islands is None:
         _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
@@ -271,6 +277,8 @@ def solve(
     if islands is not None and backend is not None:
         raise InputError("--islands chooses its own methods; drop --backend "
                          "(--island-methods names them)")
+    if islands is not None and resume is not None:
+        raise InputError("--resume goes on with one backend or the portfolio, not --islands")
     result = None
     try:
         if islands is not None:
@@ -280,8 +288,10 @@ def solve(
         else:
             family, inst, opts = read(instance, opts, fmt)
             best.attach(family, inst)
+            start = _start_from(resume, best, family, inst, opts)
             result = solve_instance(family, inst, str(instance),
                                     backend.value if backend else None, opts, fmt)
+            result = _not_worse(result, start)
     except KeyboardInterrupt:
         _answer_interrupt(best, None, opts, (out_file, render, write_best), as_json)
         raise  # no verified board: main() answers `interrupted` alone
@@ -289,11 +299,12 @@ def solve(
         _answer_interrupt(best, result, opts, (out_file, render, write_best), as_json)
     _claim()  # from here the answer is ours to give, not the watchdog's
     best.keep(result)  # the checkpoint ends on the answer's board when that is better
+    best.settle(result)
     result.instance = named
     failed = None
     if out_file or render:
         try:
-            _write_outputs(result, family, inst, out_file, render, write_best)
+            _write_outputs(result, family, inst, out_file, render, write_best, best.header())
         except OSError as exc:  # a full disk after an hour's solve: the answer still prints
             failed = InputError(f"cannot write: {exc.strerror or exc}", exc.filename)
     if as_json:
@@ -304,6 +315,35 @@ def solve(
         console(stderr=True).print(f"error: {failed}", highlight=False, markup=False)
         raise typer.Exit(2)
     raise typer.Exit(result.status.exit_code)
+
+
+def _start_from(resume: Path | None, best, family, inst,
+                opts: SolveOptions) -> SolveResult | None:
+    """A run that writes its best board (--checkpoint, -o) keeps its figures beside it (a
+    ledger); --resume reads an earlier run's, whose verified board is the first best and
+    the solvers' start (their hint; the portfolio hands it to its lanes)."""
+    if resume is None and not best.paths:
+        return None
+    from .core.checkpoint import Ledger
+    from .core.checkpoint import resume as read_checkpoint
+
+    if resume is None:
+        best.ledger = Ledger(family, inst, opts.objective, started=opts.started or time.monotonic())
+        return None
+    best.ledger, start = read_checkpoint(resume, family, inst, opts)
+    best.begin(start)
+    opts.hint = dict(start.board)
+    return start
+
+
+def _not_worse(result: SolveResult, start: SolveResult | None) -> SolveResult:
+    """A resumed run answers with the checkpoint's board when it found no better one."""
+    if start is None:
+        return result
+    from .core.solve import best_answer
+
+    return best_answer(result, [replace(start, backend=result.backend,
+                                        instance=result.instance)])
 
 
 def _check_outputs(out_file: Path | None, render: Path | None, log: Path | None,
@@ -342,8 +382,9 @@ def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
     res = replace(kept, status=Status.INTERRUPTED,
                   seconds=time.monotonic() - (opts.clock_from or opts.started or 0.0),
                   stats={**kept.stats, "interrupted_by": interrupt.signal_name()})
+    best.settle(res)
     if outputs[0] or outputs[1]:
-        _write_outputs(res, best.family, best.instance, *outputs)
+        _write_outputs(res, best.family, best.instance, *outputs, best.header())
     if as_json:
         print(json.dumps(res.to_json()))
     else:
@@ -447,16 +488,17 @@ def _family_named(instance: Path) -> str:
 
 
 def _write_outputs(result, family, inst, out_file: Path | None, render: Path | None,
-                   write_best: bool) -> None:
+                   write_best: bool, checkpoint: dict | None = None) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
-    of a run that found none (then the file says so). Files appear whole or not at all."""
+    of a run that found none (then the file says so). Files appear whole or not at all; -o
+    holds the run's `checkpoint` figures (core.checkpoint) when it keeps them."""
     from .core.outputs import draw, write_solution
 
     sol = result.board
     if sol is None or not (result.verified or write_best):
         return
     if out_file:
-        _wrote(write_solution(family, inst, sol, out_file, result))
+        _wrote(write_solution(family, inst, sol, out_file, result, checkpoint))
     if render:
         _wrote(draw(family, inst, sol, render))
 
