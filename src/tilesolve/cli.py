@@ -382,7 +382,7 @@ def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
     res = replace(kept, status=Status.INTERRUPTED,
                   seconds=time.monotonic() - (opts.clock_from or opts.started or 0.0),
                   stats={**kept.stats, "interrupted_by": interrupt.signal_name()})
-    best.settle(res)
+    best.settle(res, None if result is None else result.stats)
     if outputs[0] or outputs[1]:
         _write_outputs(res, best.family, best.instance, *outputs, best.header())
     if as_json:

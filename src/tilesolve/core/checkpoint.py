@@ -114,10 +114,11 @@ class Ledger:
         return {"family": self.family.name, "instance": name, "instance_sha256": self.hash,
                 "objective": self.objective, **self.figures(res)}
 
-    def finish(self, res: SolveResult) -> None:
-        """The run's answer: its counters join the figures, which go into its stats."""
-        self.totals = counters(res.stats)
-        self.lanes_cpu = lane_cpu(res.stats)
+    def finish(self, res: SolveResult, ran: dict | None = None) -> None:
+        """The run's answer: its counters (or those of the stats `ran`) join the figures,
+        which go into its stats."""
+        self.totals = counters(res.stats if ran is None else ran)
+        self.lanes_cpu = lane_cpu(res.stats if ran is None else ran)
         res.stats.update(self.figures(res))
         if self.resumed_from is not None:
             res.stats["resumed_from"] = self.resumed_from

@@ -109,13 +109,14 @@ class BestBoard:
             return None
         return self.ledger.header(self.result)
 
-    def settle(self, answer: SolveResult) -> None:
+    def settle(self, answer: SolveResult, ran: dict | None = None) -> None:
         """The run's answer: the ledger's final figures go into its stats, and the files are
-        written once more with them (the lanes' counters are known only now)."""
+        written once more with them (the lanes' counters are known only now: in `ran`, the
+        stats of the run's own answer when it answers with an earlier board)."""
         if self.ledger is None:
             return
         with self.lock:
-            self.ledger.finish(answer)
+            self.ledger.finish(answer, ran)
             self._write()
 
     def close(self) -> SolveResult | None:
