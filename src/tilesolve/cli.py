@@ -209,7 +209,11 @@ def solve(
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint",
         help="rewrite this file with each better verified board as the run finds it "
-        "(--objective; -o is rewritten so too)"),
+        "(--objective; -o is rewritten so too), the run's figures beside it"),
+    resume: Path | None = typer.Option(
+        None, "--resume",
+        help="go on from a checkpoint (or -o) of an earlier --objective run of this "
+        "instance: its board is the first best, its figures add up"),
     solver: str | None = typer.Option(
         None, "--solver", help="backend's solver: cbc|highs (milp), cadical195|glucose4|... (sat)"
     ),
@@ -239,14 +243,16 @@ def solve(
 
         instance = stdin_file()
     # the best verified board, on disk at each improvement: an interrupt answers with it
-    best = BestBoard([p for p in (checkpoint, out_file if objective else None) if p])
+    # (a resumed run goes on writing the checkpoint it resumed, unless --checkpoint says)
+    best = BestBoard(list(dict.fromkeys(
+        p for p in (checkpoint or resume, out_file if objective else None) if p)))
     opts.on_verified = best.keep
     if time_limit is not None and islands is None:
         _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
-    _check_islands(islands, scheduler, backend)
+    _check_islands(islands, scheduler, backend, resume)
     outputs = (out_file, render, write_best)
     result, family, inst = _dispatch(instance, fmt, backend, islands, scheduler, opts, best,
-                                     outputs, as_json)
+                                     outputs, as_json, resume)
     _answer(result, named, family, inst, best, outputs, as_json)
 
 
@@ -282,17 +288,21 @@ def _solve_options(ctx: typer.Context, time_limit: float | None, seed: int, thre
     return opts
 
 
-def _check_islands(islands: int | None, scheduler: str | None, backend: Backend | None) -> None:
+
+def _check_islands(islands: int | None, scheduler: str | None, backend: Backend | None,
+                   resume: Path | None) -> None:
     if islands is None and scheduler is not None:
         raise InputError("--scheduler runs islands; add --islands N")
     if islands is not None and backend is not None:
         raise InputError("--islands chooses its own methods; drop --backend "
                          "(--island-methods names them)")
+    if islands is not None and resume is not None:
+        raise InputError("--resume goes on with one backend or the portfolio, not --islands")
 
 
 def _dispatch(instance: Path, fmt: str | None, backend: Backend | None, islands: int | None,
               scheduler: str | None, opts: SolveOptions, best, outputs: tuple,
-              as_json: bool) -> tuple:
+              as_json: bool, resume: Path | None = None) -> tuple:
     """Run the solve: (result, family, instance). On a signal, answer with the best verified
     board (`_answer_interrupt` exits)."""
     from .core import interrupt
@@ -307,8 +317,10 @@ def _dispatch(instance: Path, fmt: str | None, backend: Backend | None, islands:
         else:
             family, inst, opts = read(instance, opts, fmt)
             best.attach(family, inst)
+            start = _start_from(resume, best, family, inst, opts)
             result = solve_instance(family, inst, str(instance),
                                     backend.value if backend else None, opts, fmt)
+            result = _not_worse(result, start)
     except KeyboardInterrupt:
         _answer_interrupt(best, None, opts, outputs, as_json)
         raise  # no verified board: main() answers `interrupted` alone
@@ -322,12 +334,13 @@ def _answer(result, named: str, family, inst, best, outputs: tuple, as_json: boo
     output could not be written)."""
     _claim()  # from here the answer is ours to give, not the watchdog's
     best.keep(result)  # the checkpoint ends on the answer's board when that is better
+    best.settle(result)
     result.instance = named
     failed = None
     out_file, render, write_best = outputs
     if out_file or render:
         try:
-            _write_outputs(result, family, inst, out_file, render, write_best)
+            _write_outputs(result, family, inst, out_file, render, write_best, best.header())
         except OSError as exc:  # a full disk after an hour's solve: the answer still prints
             failed = InputError(f"cannot write: {exc.strerror or exc}", exc.filename)
     if as_json:
@@ -338,6 +351,35 @@ def _answer(result, named: str, family, inst, best, outputs: tuple, as_json: boo
         console(stderr=True).print(f"error: {failed}", highlight=False, markup=False)
         raise typer.Exit(2)
     raise typer.Exit(result.status.exit_code)
+
+
+def _start_from(resume: Path | None, best, family, inst,
+                opts: SolveOptions) -> SolveResult | None:
+    """A run that writes its best board (--checkpoint, -o) keeps its figures beside it (a
+    ledger); --resume reads an earlier run's, whose verified board is the first best and
+    the solvers' start (their hint; the portfolio hands it to its lanes)."""
+    if resume is None and not best.paths:
+        return None
+    from .core.checkpoint import Ledger
+    from .core.checkpoint import resume as read_checkpoint
+
+    if resume is None:
+        best.ledger = Ledger(family, inst, opts.objective, started=opts.started or time.monotonic())
+        return None
+    best.ledger, start = read_checkpoint(resume, family, inst, opts)
+    best.begin(start)
+    opts.hint = dict(start.board)
+    return start
+
+
+def _not_worse(result: SolveResult, start: SolveResult | None) -> SolveResult:
+    """A resumed run answers with the checkpoint's board when it found no better one."""
+    if start is None:
+        return result
+    from .core.solve import best_answer
+
+    return best_answer(result, [replace(start, backend=result.backend,
+                                        instance=result.instance)])
 
 
 def _check_outputs(out_file: Path | None, render: Path | None, log: Path | None,
@@ -376,8 +418,9 @@ def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
     res = replace(kept, status=Status.INTERRUPTED,
                   seconds=time.monotonic() - (opts.clock_from or opts.started or 0.0),
                   stats={**kept.stats, "interrupted_by": interrupt.signal_name()})
+    best.settle(res, None if result is None else result.stats)
     if outputs[0] or outputs[1]:
-        _write_outputs(res, best.family, best.instance, *outputs)
+        _write_outputs(res, best.family, best.instance, *outputs, best.header())
     if as_json:
         print(json.dumps(res.to_json()))
     else:
@@ -481,16 +524,17 @@ def _family_named(instance: Path) -> str:
 
 
 def _write_outputs(result, family, inst, out_file: Path | None, render: Path | None,
-                   write_best: bool) -> None:
+                   write_best: bool, checkpoint: dict | None = None) -> None:
     """-o and --render: verified solutions only, unless --write-best asks for the best board
-    of a run that found none (then the file says so). Files appear whole or not at all."""
+    of a run that found none (then the file says so). Files appear whole or not at all; -o
+    holds the run's `checkpoint` figures (core.checkpoint) when it keeps them."""
     from .core.outputs import draw, write_solution
 
     sol = result.board
     if sol is None or not (result.verified or write_best):
         return
     if out_file:
-        _wrote(write_solution(family, inst, sol, out_file, result))
+        _wrote(write_solution(family, inst, sol, out_file, result, checkpoint))
     if render:
         _wrote(draw(family, inst, sol, render))
 

@@ -27,7 +27,8 @@ are separated, so each round is a full MILP solve: models should hold every cons
 can state compactly and leave only the exponential families (subloops) to the loop. The stop
 flag is checked between rounds and during a solve: HiGHS polls it through its interrupt
 callback (keeping its incumbent); CBC, a child process PuLP waits on, is killed (on Linux,
-found through /proc by its files' folder), which loses the round's incumbent.
+found through /proc by its files' folder), which loses the round's incumbent but not its
+bound: CBC's log, written line by line to the folder, is read back for it (`cbc_bound`).
 
 Solvers (`opts.params["solver"]`): `cbc` (default; the binary bundled with PuLP < 4, or
 cbcbox's: `cbc_path`) or `highs` (in process, through highspy). Pitfalls handled here:
@@ -54,7 +55,10 @@ cbcbox's: `cbc_path`) or `highs` (in process, through highspy). Pitfalls handled
 from __future__ import annotations
 
 import functools
+import math
 import os
+import re
+import shlex
 import shutil
 import time
 from typing import Any
@@ -94,9 +98,10 @@ def solver_name(opts: SolveOptions) -> str:
 
 
 def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: bool,
-                sense: int = 0):
+                sense: int = 0, log: str | None = None):
     """A PuLP solver object for one round; `sense`: the problem's (pulp.LpMaximize...), 0
-    without an objective, to report HiGHS's incumbent and bound in the model's terms."""
+    without an objective, to report HiGHS's incumbent and bound in the model's terms; `log`:
+    the file CBC writes its log to (not verbose), read back for its bound (`cbc_bound`)."""
     tl = None if time_limit is None else max(0.01, time_limit)
     threads = opts.thread_count()
     if name == "highs":
@@ -129,9 +134,9 @@ def make_solver(name: str, opts: SolveOptions, time_limit: float | None, warm: b
             **native.highs(opts.params.get("milp") or {}),
         )
     return pulp.COIN_CMD(
-        path=cbc_path(),
+        path=cbc_path() if log is None else cbc_line_buffered(os.path.dirname(log)),
         msg=False,
-        logPath=STDERR if opts.verbose else None,
+        logPath=STDERR if opts.verbose else log,
         timeLimit=tl,
         threads=threads,
         warmStart=warm,
@@ -159,6 +164,51 @@ def cbc_path() -> str:
                              "(or choose --solver highs)") from None
         return found
     return cbcbox.cbc_bin_path()
+
+
+def cbc_line_buffered(folder: str) -> str:
+    """CBC run by `stdbuf -oL` (a script in the solve's scratch `folder`), so that its log
+    reaches the file line by line: a CBC killed at the limit (often still at its root: 43 s
+    to its first board on the 8x8 at a load of 10) otherwise loses its whole log in its
+    output buffer, and its bound with it. CBC itself where stdbuf is missing (then only a CBC
+    that stopped by itself leaves its log)."""
+    stdbuf = shutil.which("stdbuf")
+    if stdbuf is None:
+        return cbc_path()
+    script = os.path.join(folder, "cbc-line-buffered")
+    if not os.path.exists(script):
+        with open(script, "w") as fh:
+            fh.write(f"#!/bin/sh\nexec {shlex.quote(stdbuf)} -oL {shlex.quote(cbc_path())} "
+                     '"$@"\n')
+        os.chmod(script, 0o700)
+    return script
+
+
+# CBC's log: the summary of a run that stopped by itself gives the bound in the model's
+# terms; a run stopped earlier leaves its progress lines, in CBC's own minimising terms, or
+# only its root relaxation's value, in the model's
+_CBC_SUMMARY = re.compile(r"^(?:Upper|Lower) bound:\s+(\S+)", re.M)
+_CBC_PROGRESS = re.compile(r"best possible (\S+?),? ", re.M)
+_CBC_ROOT = re.compile(r"^Continuous objective value is (\S+)", re.M)
+
+
+def cbc_bound(log: str | None, sense: int) -> float | None:
+    """The bound CBC last wrote in its log (PuLP reads none back), in the model's terms
+    (`sense`: pulp.LpMaximize is -1, which CBC minimises negated); None without one."""
+    try:
+        with open(log or "", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    for pattern, factor in ((_CBC_SUMMARY, 1), (_CBC_PROGRESS, sense), (_CBC_ROOT, 1)):
+        found = pattern.findall(text)
+        if found:
+            try:
+                value = float(found[-1]) * factor
+            except ValueError:
+                continue
+            return value if math.isfinite(value) and abs(value) < 1e50 else None
+    return None
 
 
 class _WarmHiGHS(pulp.HiGHS):
@@ -201,12 +251,14 @@ def _has_incumbent(prob: pulp.LpProblem, name: str) -> bool:
     return True
 
 
-def _bound(prob: pulp.LpProblem, name: str) -> float | None:
-    """HiGHS's proven bound on the objective, in the model's terms (PuLP hands HiGHS a
-    maximisation negated); None before a round ran, and for CBC, whose bound PuLP does not
-    read back (its solution file holds none)."""
+def _bound(prob: pulp.LpProblem, name: str, log: str | None = None) -> float | None:
+    """The solver's proven bound on the objective, in the model's terms (PuLP hands HiGHS a
+    maximisation negated): HiGHS's from its info, CBC's from its `log` (PuLP reads none
+    back: its solution file holds none); None before a round ran."""
+    if name == "cbc":
+        return cbc_bound(log, prob.sense)
     model = getattr(prob, "solverModel", None)
-    if name != "highs" or model is None:
+    if model is None:
         return None
     bound = model.getInfo().mip_dual_bound
     return prob.sense * bound if abs(bound) < float("inf") else None
@@ -253,13 +305,15 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
     # reading and building: about the time writing the model takes
     built = 0.0 if opts.started is None else t0 - opts.started
     last: Solution | None = None  # the latest incumbent, valid or not
+    # CBC's log, for its bound (a --verbose run's goes to stderr: no bound then)
+    log = os.path.join(folder, "cbc.log") if folder and not opts.verbose else None
 
     def done(status: Status, sol: Solution | None = None) -> Outcome:
         stats["seconds"] = round(time.monotonic() - t0, 4)
         stats["variables"] = prob.numVariables()
         stats["constraints"] = prob.numConstraints()
         obj = pulp.value(prob.objective) if optimise and sol is not None else None
-        bound = _bound(prob, name) if optimise and status != Status.INFEASIBLE else None
+        bound = _bound(prob, name, log) if optimise and status != Status.INFEASIBLE else None
         stats.update(bound_and_gap(obj, bound))
         return Outcome(status, sol, obj, bound, stats)
 
@@ -277,7 +331,7 @@ def _rounds(compiled: MilpModel, opts: SolveOptions, folder: str | None) -> Outc
         watch = Watcher(opts.stop, (lambda: kill_users(folder)) if folder else lambda: None,
                         hard)
         try:
-            solver = make_solver(name, opts, left, warm, prob.sense if optimise else 0)
+            solver = make_solver(name, opts, left, warm, prob.sense if optimise else 0, log)
             if folder:
                 solver.tmpDir = folder
             opts.report(round=stats["rounds"] + 1, cuts=stats["cuts"])

@@ -19,27 +19,35 @@ DRAWING_SUFFIXES = drawing.FORMATS
 
 
 def solution_text(family: Family, instance, solution: Solution, path: Path,
-                  result: SolveResult | None = None) -> str:
+                  result: SolveResult | None = None, checkpoint: dict | None = None) -> str:
     """The solution file's text: JSON for `.json`, else the family's own format. With the
-    `result` of a run that verified no solution, the text says it is the best board only."""
+    `result` of a run that verified no solution, the text says it is the best board only;
+    a `checkpoint` (core.checkpoint) travels in the same file."""
     not_solution = result is not None and not result.verified
     if path.suffix == ".json":
         body = family.solution_json(instance, solution)
-        return json.dumps({"status": result.status.value, "solution": body} if not_solution
-                          else body) + "\n"
+        if not_solution or checkpoint is not None:
+            body = {"status": result.status.value if result else None, "solution": body}
+            if checkpoint is not None:
+                body["checkpoint"] = checkpoint
+        return json.dumps(body) + "\n"
     text = family.format_solution(instance, solution)
     if not_solution:
         broken = result.stats.get("broken_rules", "?")
         text = (f"# not a solution: the best board of a {result.status.value} run "
                 f"({broken} rule(s) broken)\n" + text)
+    if checkpoint is not None:
+        from .checkpoint import header_text
+
+        text = header_text(checkpoint) + text
     return text
 
 
 def write_solution(family: Family, instance, solution: Solution, path: str | Path,
-                   result: SolveResult | None = None) -> Path:
+                   result: SolveResult | None = None, checkpoint: dict | None = None) -> Path:
     """Write a solution file (see `solution_text`); returns its path."""
     path = Path(path)
-    text = solution_text(family, instance, solution, path, result)
+    text = solution_text(family, instance, solution, path, result, checkpoint)
     write_text_atomic(path, text)
     return path
 
@@ -49,7 +57,9 @@ class BestBoard:
     `SolveOptions.on_verified` from any thread), written at each improvement to its `paths`
     (--checkpoint, -o), whole or not at all: a kill -9 loses at most the last improvement.
     `close` hands over the best and ends the writing, so that a board a solver reports while
-    the run's answer is being given cannot replace the answer's file."""
+    the run's answer is being given cannot replace the answer's file. With a `ledger`
+    (core.checkpoint.Ledger), each file holds the run's figures beside its board, and
+    `settle` puts the final ones into the answer and the files."""
 
     def __init__(self, paths: list[Path] | tuple = ()) -> None:
         self.paths = [Path(p) for p in paths]
@@ -59,6 +69,7 @@ class BestBoard:
         self.listeners: list = []  # told of each new best after it is written
         self.lock = threading.Lock()
         self.closed = False
+        self.ledger = None  # core.checkpoint.Ledger: the figures written beside the board
 
     def attach(self, family: Family, instance) -> None:
         """The instance the boards are written for (boards before it are kept, not written)."""
@@ -71,11 +82,42 @@ class BestBoard:
             if self.result is not None and _score(res) <= _score(self.result):
                 return
             self.result = res
-            if self.family is not None:
-                for path in self.paths:
-                    write_solution(self.family, self.instance, res.board, path, res)
+            if self.ledger is not None:
+                self.ledger.improved()
+            self._write()
             for listener in self.listeners:
                 listener(res)
+
+    def begin(self, res: SolveResult) -> None:
+        """The run's first best, a resumed checkpoint's board (verified by the caller): kept
+        and written with the figures, not counted as found by this run."""
+        with self.lock:
+            self.result = res
+            self._write()
+
+    def _write(self) -> None:
+        res = self.result
+        if self.family is None or res is None:
+            return
+        header = self.header()
+        for path in self.paths:
+            write_solution(self.family, self.instance, res.board, path, res, header)
+
+    def header(self) -> dict | None:
+        """The checkpoint's figures for the best board (None without a ledger or a board)."""
+        if self.ledger is None or self.result is None:
+            return None
+        return self.ledger.header(self.result)
+
+    def settle(self, answer: SolveResult, ran: dict | None = None) -> None:
+        """The run's answer: the ledger's final figures go into its stats, and the files are
+        written once more with them (the lanes' counters are known only now: in `ran`, the
+        stats of the run's own answer when it answers with an earlier board)."""
+        if self.ledger is None:
+            return
+        with self.lock:
+            self.ledger.finish(answer, ran)
+            self._write()
 
     def close(self) -> SolveResult | None:
         """The best verified result kept; no file is written after this."""

@@ -53,6 +53,7 @@ from ..core.limits import allowance
 from ..core.options import Option, Options, seconds
 from ..core.progress import Progress, display
 from ..core.result import Outcome, Solution, SolveOptions, SolveResult, Status
+from ..core.verdict import finish
 from . import budget
 from .adapt import Reallocation
 from .lanes import POLL, LaneSpec, takes_boards
@@ -249,9 +250,25 @@ class Portfolio:
             self.hand_best(name, backend)
 
     def start(self) -> None:
+        begun = self.begin_from(self.opts.hint)
         for b in self.cfg.backends:
             self.start_lane(b, b, "race", self.cfg.threads[b], self.remaining(),
-                            cbgi=b == "ga" and self.cfg.cbgi)
+                            cbgi=b == "ga" and self.cfg.cbgi, hint=self.opts.hint)
+            if begun and not self.cfg.share:  # (sharing lanes were handed it as they started)
+                self.hand_best(b, b)
+
+    def begin_from(self, board: Solution | None) -> bool:
+        """An optimisation run given a start board (`solve --resume`): a verified one is the
+        run's first best; every lane gets it as its hint and, where it takes boards, as the
+        run's best (hand_best), as lanes share a best during the run."""
+        if not (self.opts.objective and board):
+            return False
+        res = finish(self.family, self.instance, self.path, "start",
+                     Outcome(Status.FEASIBLE, board), self.opts, 0.0)
+        if not res.verified:
+            return False
+        self.standings.best = ("start", res)
+        return True
 
     def side_name(self, backend: str, kind: str) -> str:
         self.counter += 1

@@ -1,0 +1,128 @@
+"""Long runs keep their work: a run stopped by SIGTERM is resumed (`--resume`) with its best
+board and its figures, and keeps writing the same checkpoint.
+
+Real runs of the command line on the 16x16 edge-matching instance with `--objective
+matches`: the first has no time limit and is stopped by the signal once its checkpoint is on
+disk; the resumed run has a few seconds. Waits poll, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import uuid
+
+import pytest
+from conftest import popen_cli, run_cli, wait_for, wait_gone
+
+INSTANCE = "instances/e2_16x16.txt"
+MARK = "# tilesolve checkpoint "
+
+
+def _header(path) -> dict:
+    line = path.read_text().splitlines()[0]
+    assert line.startswith(MARK), line
+    return json.loads(line[len(MARK):])
+
+
+def _score(board) -> int:
+    out = run_cli("verify", INSTANCE, str(board), "--objective", "matches", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    return json.loads(out.stdout)["score"]
+
+
+@pytest.fixture(scope="module")
+def stopped(tmp_path_factory):
+    """A portfolio run stopped by SIGTERM after its checkpoint was written: (checkpoint,
+    its JSON answer)."""
+    folder = tmp_path_factory.mktemp("resume")
+    checkpoint = folder / "run.txt"
+    tag = uuid.uuid4().hex
+    proc = popen_cli("solve", INSTANCE, "--objective", "matches", "--json", "--quiet",
+                     "--checkpoint", str(checkpoint), tag=tag)
+    try:
+        assert wait_for(checkpoint.exists), proc.communicate(timeout=5)
+        os.kill(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=30)
+    assert proc.returncode == 143, out + err
+    assert wait_gone(tag) == []
+    return checkpoint, json.loads(out)
+
+
+def test_a_stopped_run_leaves_its_board_and_figures(stopped):
+    checkpoint, answer = stopped
+    assert answer["status"] == "interrupted" and answer["verified"] is True
+    head = _header(checkpoint)
+    assert head["instance"] == "e2_16x16" and head["objective"] == "matches"
+    assert head["runs"] == 1 and head["best_score"] == answer["objective"]
+    assert head["total_seconds"] == answer["stats"]["total_seconds"] > 0
+    assert "resumed_from" not in answer["stats"]
+    assert _score(checkpoint) == answer["objective"]
+
+
+def test_a_resumed_run_goes_on_from_the_board_and_its_figures(stopped, tmp_path):
+    first, answer = stopped
+    checkpoint = tmp_path / "run.txt"
+    checkpoint.write_text(first.read_text())
+    before = _header(checkpoint)
+    r = run_cli("solve", INSTANCE, "--objective", "matches", "--json", "--quiet", "-t", "4",
+                "--resume", str(checkpoint))
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = json.loads(r.stdout)
+    assert res["verified"] is True and res["objective"] >= answer["objective"]
+    stats = res["stats"]
+    assert stats["resumed_from"] == str(checkpoint) and stats["runs"] == 2
+    assert stats["total_seconds"] > before["total_seconds"] + res["seconds"] * 0.9
+    assert stats["total_cpu_seconds"] >= before["total_cpu_seconds"]
+    assert stats["best_score"] == res["objective"]
+    for key, count in before["totals"].items():  # the lanes' restarts, nodes... add up
+        assert stats["totals"][key] >= count
+    # the same checkpoint, rewritten: the resumed run's best and figures, and it verifies
+    after = _header(checkpoint)
+    assert after["runs"] == 2 and after["total_seconds"] == stats["total_seconds"]
+    assert _score(checkpoint) == res["objective"]
+
+
+def test_one_backend_resumes_too_and_json_checkpoints_work(stopped, tmp_path):
+    first, answer = stopped
+    board = tmp_path / "start.json"
+    out = run_cli("solve", INSTANCE, "--objective", "matches", "--backend", "lns", "-t", "2",
+                  "--quiet", "--resume", str(first), "--checkpoint", str(board), "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    res = json.loads(out.stdout)
+    assert res["objective"] >= answer["objective"] and res["stats"]["runs"] >= 2
+    saved = json.loads(board.read_text())
+    assert saved["checkpoint"]["runs"] == res["stats"]["runs"]
+    assert _score(board) == res["objective"]
+
+
+def test_a_checkpoint_of_another_instance_is_refused(stopped):
+    checkpoint, _ = stopped
+    r = run_cli("solve", "instances/e2_8x8.txt", "--objective", "matches", "-t", "2",
+                "--resume", str(checkpoint))
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(checkpoint) in lines[0]
+    assert "a checkpoint of another instance (e2_16x16" in lines[0]
+
+
+def test_a_broken_board_or_no_objective_is_refused(stopped, tmp_path):
+    checkpoint, _ = stopped
+    text = checkpoint.read_text().splitlines()
+    cells = text[1].split()
+    text[1] = " ".join([cells[1], *cells[1:]])  # the second piece twice
+    broken = tmp_path / "broken.txt"
+    broken.write_text("\n".join(text) + "\n")
+    r = run_cli("solve", INSTANCE, "--objective", "matches", "-t", "2", "--json",
+                "--resume", str(broken))
+    assert r.returncode == 2, r.stdout
+    assert "not a verified board" in json.loads(r.stdout)["error"]
+    r = run_cli("solve", INSTANCE, "-t", "2", "--json", "--resume", str(checkpoint))
+    assert r.returncode == 2
+    assert json.loads(r.stdout)["error"] == \
+        "--resume continues an --objective run; add --objective"
