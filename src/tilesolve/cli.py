@@ -232,8 +232,6 @@ def solve(
     Backend options (`--name value`, e.g. --population 500) may stand anywhere on the line;
     `tilesolve options BACKEND` lists them.
     """
-    from .core.outputs import BestBoard
-
     opts = _solve_options(ctx, time_limit, seed, threads, objective, count, count_limit,
                           verbose, progress_jsonl, log_boards, quiet, memory, solver)
     _check_outputs(out_file, render, progress_jsonl, checkpoint)
@@ -242,11 +240,7 @@ def solve(
         from .core.textfile import stdin_file
 
         instance = stdin_file()
-    # the best verified board, on disk at each improvement: an interrupt answers with it
-    # (a resumed run goes on writing the checkpoint it resumed, unless --checkpoint says)
-    best = BestBoard(list(dict.fromkeys(
-        p for p in (checkpoint or resume, out_file if objective else None) if p)))
-    opts.on_verified = best.keep
+    best = _best_board(opts, checkpoint or resume, out_file if objective else None)
     if time_limit is not None and islands is None:
         _guard_limit(instance, backend.value if backend else None, opts, as_json, best)
     _check_islands(islands, scheduler, backend, resume)
@@ -287,6 +281,16 @@ def _solve_options(ctx: typer.Context, time_limit: float | None, seed: int, thre
         opts.params["solver"] = solver
     return opts
 
+
+
+def _best_board(opts: SolveOptions, *paths: Path | None):
+    """The best verified board, on disk at each improvement (`paths`: the checkpoint, or the
+    one a run resumes, and -o); an interrupt answers with it."""
+    from .core.outputs import BestBoard
+
+    best = BestBoard(list(dict.fromkeys(p for p in paths if p)))
+    opts.on_verified = best.keep
+    return best
 
 
 def _check_islands(islands: int | None, scheduler: str | None, backend: Backend | None,

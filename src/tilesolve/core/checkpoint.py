@@ -82,6 +82,8 @@ class Ledger:
     found_at: float | None = None  # total wall seconds when this run raised the best
     totals: dict[str, int] = field(default_factory=dict)  # this run's counters, at its end
     lanes_cpu: float = 0.0  # the CPU seconds its lanes reported, at its end
+    ended: tuple[float, float] | None = None  # wall and CPU clocks at its answer: the figures
+    # the answer prints and the ones its files are written with last are then the same
 
     def __post_init__(self) -> None:
         self.hash = instance_hash(self.family, self.instance)
@@ -90,7 +92,11 @@ class Ledger:
         self.found_at = self.total_seconds()
 
     def total_seconds(self) -> float:
-        return float(self.before.get("total_seconds", 0.0)) + time.monotonic() - self.started
+        now = self.ended[0] if self.ended is not None else time.monotonic()
+        return float(self.before.get("total_seconds", 0.0)) + now - self.started
+
+    def cpu_now(self) -> float:
+        return self.ended[1] if self.ended is not None else cpu_seconds()
 
     def figures(self, res: SolveResult) -> dict[str, Any]:
         """The cumulative figures of the run so far, with the best board's score."""
@@ -102,7 +108,7 @@ class Ledger:
             "runs": int(self.before.get("runs", 0)) + 1,
             "total_seconds": round(self.total_seconds(), 3),
             "total_cpu_seconds": round(float(self.before.get("total_cpu_seconds", 0.0))
-                                       + cpu_seconds() - self.cpu_started + self.lanes_cpu, 3),
+                                       + self.cpu_now() - self.cpu_started + self.lanes_cpu, 3),
             "best_score": res.objective,
             "best_found_at": None if found is None else round(found, 3),
             "totals": totals,
@@ -117,6 +123,7 @@ class Ledger:
     def finish(self, res: SolveResult, ran: dict | None = None) -> None:
         """The run's answer: its counters (or those of the stats `ran`) join the figures,
         which go into its stats."""
+        self.ended = (time.monotonic(), cpu_seconds())
         self.totals = counters(res.stats if ran is None else ran)
         self.lanes_cpu = lane_cpu(res.stats if ran is None else ran)
         res.stats.update(self.figures(res))
