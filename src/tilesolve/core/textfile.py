@@ -119,7 +119,7 @@ def checked_text(text: str, path: str | Path) -> str:
     if len(text) > MAX_BYTES:
         raise InputError(f"more than {MAX_BYTES:,} characters; expected an instance of at "
                          f"most {MAX_BYTES:,} (README: Limits)", path)
-    lines = text.count("\n") + 1
+    lines = text.count("\n") + (not text.endswith("\n"))  # a last newline ends a line
     if lines > MAX_LINES:
         raise InputError(f"{lines:,} lines; expected at most {MAX_LINES:,} (README: Limits)",
                          path)
