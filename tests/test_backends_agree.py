@@ -9,19 +9,8 @@ search) may run out of time or budget on a solvable one. Nothing else differs: o
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 import pytest
-
-from tilesolve.core.errors import InputError
-from tilesolve.core.result import SolveOptions
-from tilesolve.dispatch import solve_file
-
-EXACT = ("cpsat", "milp", "sat")
-HEURISTIC = ("ga", "search")
-DECIDED = ("solved", "infeasible")
+from fuzzing import answers, one_status, write
 
 
 def _board(tiles: str, cells: list[tuple[int, int]], goal: str | None = None) -> str:
@@ -45,39 +34,6 @@ PUZZLES = [
     ("discovery-3", "tantrix\ntiles 1-3\ngoal loop yellow\nshape free\n", "solved"),
 ]
 COUNTED = {"separate-cells", "three-pairs", "full-ring"}  # infeasible by the board's cells
-
-
-def write(text: str) -> Path:
-    fd, name = tempfile.mkstemp(suffix=".txt", prefix="agree_")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    return Path(name)
-
-
-def answers(path: Path, backends=EXACT + HEURISTIC) -> dict[str, str]:
-    """Each backend's status on the puzzle, `refused` for a one-line refusal."""
-    out = {}
-    for backend in backends:
-        limit = 60 if backend in EXACT else 3  # a heuristic cannot prove infeasibility
-        try:
-            res = solve_file(path, backend, SolveOptions(time_limit=limit, threads=1))
-        except InputError as exc:
-            assert "\n" not in exc.message, exc.message
-            out[backend] = "refused"
-            continue
-        assert res.status.value != "solved" or res.verified, (backend, res.violations)
-        out[backend] = res.status.value
-    return out
-
-
-def one_status(found: dict[str, str]) -> str:
-    """The status the deciding backends share (failing when two differ, when one answers
-    `error`, or when an exact backend that ran did not decide)."""
-    assert "error" not in found.values(), found
-    decided = {s for s in found.values() if s in DECIDED}
-    assert len(decided) == 1, found
-    assert all(found.get(b) in (*DECIDED, "refused", None) for b in EXACT), found
-    return decided.pop()
 
 
 @pytest.mark.parametrize("name,text,status", PUZZLES, ids=[p[0] for p in PUZZLES])

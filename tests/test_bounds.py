@@ -10,35 +10,12 @@ import json
 import os
 import resource
 import signal
-import subprocess
-import sys
 
 import pytest
-from conftest import INSTANCES, ROOT
+from conftest import INSTANCES
+from fuzzing import one_line_error, run, under_2gb
 
 from tilesolve.core.bounds import MAX_BYTES, MAX_COLOUR
-
-TWO_GB = 2 * 1024**3
-
-
-def _under_2gb() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (TWO_GB, TWO_GB))
-
-
-def run(*args, stdin=None, timeout: float = 60, preexec=_under_2gb):
-    """`tilesolve ARGS` as a user runs it, within 2 GB of address space."""
-    return subprocess.run([sys.executable, "-m", "tilesolve", *map(str, args)],
-                          input=stdin, capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT, preexec_fn=preexec)
-
-
-def one_line_error(r, code: int = 2) -> str:
-    """The run's one-line error (no traceback), with exit `code`."""
-    assert r.returncode == code, (r.returncode, r.stderr[-500:])
-    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
-    lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- file kinds
@@ -151,7 +128,7 @@ def test_unwritable_outputs_are_refused_before_the_solve(option, target, words):
 
 def _small_files() -> None:
     """A disk that fills at the first byte: writes fail with EFBIG (SIGXFSZ ignored)."""
-    _under_2gb()
+    under_2gb()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
 

@@ -8,18 +8,14 @@ process must be gone and the directory empty. Waits poll with a generous patienc
 
 from __future__ import annotations
 
-import os
 import signal
 import uuid
 from pathlib import Path
 
 import pytest
-from conftest import popen_cli, tagged_processes, wait_for, wait_gone
+from conftest import popen_cli, tagged_processes, wait_for
+from fuzzing import SIGNALS, signal_and_check
 
-# SIGINT goes to the whole process group, as a terminal's Ctrl-C does; the others to the
-# command alone, as `kill` does. The exit code is the shell's 128 + signal (-9: killed).
-SIGNALS = {"ctrl-c": (signal.SIGINT, 130), "sigterm": (signal.SIGTERM, 143),
-           "kill-9": (signal.SIGKILL, -9)}
 RUNS = {
     "milp": ("--backend", "milp"),
     "portfolio": ("--backend", "portfolio", "--backends", "cpsat,milp"),
@@ -36,29 +32,6 @@ def _names(tag: str) -> list[str]:
     return names
 
 
-def _send(proc, sig: int) -> None:
-    if sig == signal.SIGINT:
-        os.killpg(proc.pid, sig)
-    else:
-        os.kill(proc.pid, sig)
-
-
-def _signal_and_check(proc, sig: int, code: int, tag: str, tmp_path: Path, before):
-    """`before()`, the signal, then the exit `code`, no tagged process and no file left:
-    (stdout, stderr)."""
-    try:
-        before()
-        _send(proc, sig)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == code, err
-    assert wait_gone(tag) == []
-    assert wait_for(lambda: not any(tmp_path.iterdir()), 30), list(tmp_path.rglob("*"))
-    return out, err
-
-
 @pytest.mark.parametrize("how", SIGNALS)
 @pytest.mark.parametrize("run", RUNS)
 def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
@@ -71,7 +44,7 @@ def test_a_signal_leaves_no_process_and_no_file(run, how, tmp_path):
         assert wait_for(lambda: "cbc" in _names(tag)), proc.communicate(timeout=5)
         assert any(tmp_path.iterdir())
 
-    out, _err = _signal_and_check(proc, sig, code, tag, tmp_path, when_cbc_runs)
+    out, _err = signal_and_check(proc, sig, code, tag, tmp_path, when_cbc_runs)
     if sig != signal.SIGKILL:
         assert '"status": "interrupted"' in out
 
@@ -117,5 +90,5 @@ def test_a_signal_at_any_moment_leaves_no_traceback_process_or_file(run, how, de
     tag = uuid.uuid4().hex
     proc = popen_cli(*MOMENTS[run][0], tag=tag, env={"TMPDIR": str(tmp_path)})
     # the moment itself, not a wait for an outcome
-    _err = _signal_and_check(proc, sig, code, tag, tmp_path, lambda: time.sleep(delay))[1]
+    _err = signal_and_check(proc, sig, code, tag, tmp_path, lambda: time.sleep(delay))[1]
     assert "Traceback" not in _err and "leaked" not in _err, _err

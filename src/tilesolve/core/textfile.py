@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def checked_text(text: str, path: str | Path) -> str:
     if len(text) > MAX_BYTES:
         raise InputError(f"more than {MAX_BYTES:,} characters; expected an instance of at "
                          f"most {MAX_BYTES:,} (README: Limits)", path)
-    lines = text.count("\n") + 1
+    lines = text.count("\n") + (not text.endswith("\n"))  # a last newline ends a line
     if lines > MAX_LINES:
         raise InputError(f"{lines:,} lines; expected at most {MAX_LINES:,} (README: Limits)",
                          path)
@@ -265,8 +266,11 @@ def check_writable(path: str | Path, append: bool = False) -> Path:
         folder = folder.parent  # write_atomic makes the missing folders
     if not folder.is_dir():
         raise InputError(f"cannot write: {folder} is not a directory", path)
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write: permission denied in {folder}", path)
+    try:  # the OS's word, not access(): root passes access() on /sys, /proc and read-only mounts
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise InputError(f"cannot write in {folder}: {exc.strerror or exc}", path) from None
     return path
 
 
