@@ -59,6 +59,12 @@ EII_BREAKS_PER_CELL = 0.47
 # II, 150 CPU s, it reaches 457-459 alone (the ramp 439-441), and the LNS from its starts ends
 # at median 458 against 455.5 from the ramp's, seeds 0-3 (docs/hybrid.md, "The eii rule")
 EII_DEFAULT_CELLS = 256
+# Blackwood's break schedule as libblackwood's 470 scenario has it for the 256 cells: one more
+# break allowed from each of these 0-based depths, at most one per placement, none between two
+# frame pieces; on other boards the depths scale with the cell count
+BLACKWOOD_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
+# the Blackwood rule's first bound on 256 cells (scaled with the cell count elsewhere)
+BLACKWOOD_BREAKS = 20
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,8 @@ class Schedule:
         d = np.arange(n)
         if self.rule == "eii":
             return eii_allow(self.breaks, first, n)
+        if self.rule == "blackwood":
+            return blackwood_allow(self.breaks, n)
         ramp = np.ceil(self.breaks * (d - first + 1) / (n - first)).astype(np.int32)
         return np.where(d >= first, np.minimum(ramp, self.breaks), 0).astype(np.int32)
 
@@ -95,6 +103,22 @@ def eii_allow(breaks: int, first: int, n: int) -> np.ndarray:
     for j in range(1, breaks + 1):
         at = first + (np.interp(12 * j / breaks, np.arange(13), depth) - 192) * span
         allow[min(n - 1, max(first, int(np.ceil(at)) - 1)):] += 1
+    return allow
+
+
+def blackwood_allow(breaks: int, n: int) -> np.ndarray:
+    """allow[d] for Blackwood's schedule: the first breaks at BLACKWOOD_DEPTHS (scaled to n
+    cells), any more spread evenly over the cells after the last of them. Blackwood stops at
+    10 and keeps the deepest partial board; this search keeps complete boards only, so the
+    extra breaks let it finish boards from which the cap then descends."""
+    at = [min(n - 1, round(x * n / 256)) for x in BLACKWOOD_DEPTHS[:breaks]]
+    extra = breaks - len(at)
+    if extra > 0:
+        last = at[-1] if at else 0
+        at += [min(n - 1, int(last + (n - 1 - last) * (k + 1) / extra)) for k in range(extra)]
+    allow = np.zeros(n, np.int32)
+    for depth in at:
+        allow[depth:] += 1
     return allow
 
 
@@ -225,6 +249,63 @@ class BreakSearcher:
         return self.t.decode(self.state_arrays[3])
 
 
+class FastSearcher:
+    """One seeded search under the Blackwood rule, in `_breakscan.fast_step`: at most one
+    break per placement, so the buckets of phases 0-2 only, each entry a packed record
+    (piece, E, S and the join that may break) read with one load (_breakscan.c)."""
+
+    MAX_PIECES, MAX_COLOURS = 1 << 12, 1 << 6
+
+    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray):
+        if _breakscan is None:
+            raise InputError("--break-rule blackwood needs the compiled search core")
+        if t.npieces > self.MAX_PIECES or t.ncol > self.MAX_COLOURS:
+            raise InputError(f"--break-rule blackwood packs pieces in 12 bits and colours in "
+                             f"6; expected at most {self.MAX_PIECES} pieces and "
+                             f"{self.MAX_COLOURS} colours")
+        self.t = t
+        n = t.ncells
+        self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
+        self.buckets = t.buckets(seed)
+        piece, cw, cn, ce, cs = (a.astype(np.uint32) for a in t.cand)
+        body = piece | ce << 12 | cs << 18
+        packed = []
+        for k, other in enumerate((0, cn, cw)):
+            idx = self.buckets[2 * k + 1]
+            packed += [np.ascontiguousarray((body | np.uint32(other) << 24)[idx] if k else
+                                            body[idx]), self.buckets[2 * k]]
+        left = np.where(t.left < 0, n, t.left).astype(np.int32)
+        up = np.where(t.up < 0, n, t.up).astype(np.int32)
+        mask = np.where(t.need_e >= 0, 0x3F << 12, 0) | np.where(t.need_s >= 0, 0x3F << 18, 0)
+        val = np.maximum(t.need_e, 0) << 12 | np.maximum(t.need_s, 0) << 18
+        self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
+        self.br, self.pe, self.ps = (np.zeros(n + 1, np.int32) for _ in range(3))
+        self.used = np.zeros(t.npieces, np.int32)
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
+        self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
+                       self.allow, np.ascontiguousarray(exact, np.int32), *self.walk, self.br,
+                       self.pe, self.ps, self.used, self.state)
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.state[2])
+
+    @property
+    def breaks(self) -> int:
+        return int(self.br[self.t.ncells])
+
+    def cap(self, most: int) -> None:
+        np.minimum(self.allow, most, out=self.allow)
+
+    def step(self, budget: int) -> tuple[int, int]:
+        return _breakscan.fast_step(self.arrays, budget)
+
+    def solution(self) -> Solution:
+        pos, _, phase, _ = self.walk
+        idx = self.buckets[1::2]
+        return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.t.ncells)])
+
+
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
     """The loop of `_breakscan.c` in Python (the fallback; about a hundred times slower)."""
     (cpiece, cw, cn, ce, cs, s0, i0, s1, i1, s2, i2, s3, i3, left, up, need_e, need_s, allow,
@@ -332,7 +413,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
     or None: the search then looks only for boards with fewer, as after a board of its own,
     instead of spending its placements on boards that would not be the portfolio's best."""
     end = None if time_limit is None else time.monotonic() + time_limit  # tables counted
-    eii = schedule.rule == "eii"
+    eii, blackwood = schedule.rule == "eii", schedule.rule == "blackwood"
     whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
     if tables is None:
         later = keep_last.good_group(whole, schedule.start_row, seed) \
@@ -340,16 +421,18 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         tables = BreakTables(inst, fix, later=later)
     t = tables
     allow = schedule.allow(inst.width, inst.height)
-    exact = eii_exact(inst, t.cells) if eii else None
+    exact = eii_exact(inst, t.cells) if eii or blackwood else None
     groups: dict[int, eii_groups.Gates] = {}
 
     def halted() -> bool:
         return stop() or (end is not None and time.monotonic() >= end)
 
-    def searcher(run: int) -> BreakSearcher | None:
+    def searcher(run: int) -> BreakSearcher | FastSearcher | None:
         """The searcher of a run; None when the limits end the search while eii's group
         for it is built."""
         gates = None
+        if blackwood:
+            return FastSearcher(t, seed + 7919 * run, allow, exact)
         if eii:
             k = run % eii_groups.GROUPS
             if k not in groups:
@@ -476,6 +559,8 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
                          f"0..{inst.height - 1}")
+    if breaks is None and rule == "blackwood":
+        breaks = max(1, round(BLACKWOOD_BREAKS * inst.width * inst.height / 256))
     if breaks is None:
         breaks = sched.breaks if rule == "ramp" else \
             max(1, round(EII_BREAKS_PER_CELL * (inst.height - start) * inst.width))

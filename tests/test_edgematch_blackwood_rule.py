@@ -1,0 +1,94 @@
+"""The Blackwood break rule (`--break-rule blackwood`): its schedule, its loop with packed
+candidate records (`_breakscan.fast_step`) walking the general loop's tree where no break is
+allowed, and its boards keeping at most one break per placement, none between frame pieces."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import INSTANCES, walk
+
+from tilesolve.core import squaregrid as sq
+from tilesolve.families.edgematch import breakscan
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
+
+pytestmark = pytest.mark.skipif(breakscan._breakscan is None, reason="no compiled core")
+
+
+def seven():
+    return read_instance(INSTANCES / "e2_7x7.txt")
+
+
+def test_blackwood_schedule_puts_the_breaks_at_its_depths_then_spreads_the_rest():
+    ten = breakscan.blackwood_allow(10, 256)
+    assert ten[:197].sum() == 0 and ten[197] == 1 and ten[202] == 1 and ten[203] == 2
+    assert ten[237] == 9 and ten[238] == 10 and ten[255] == 10
+    more = breakscan.blackwood_allow(14, 256)
+    assert more[241] == 10 and more[242] == 11  # break 11 from 238 + 17 / 4 = 242.25
+    assert more[254] == 13 and more[255] == 14
+    assert breakscan.blackwood_allow(3, 256).tolist() == ten.clip(max=3).tolist()
+
+
+def test_with_no_break_allowed_the_fast_loop_walks_the_general_loops_tree():
+    tables = breakscan.BreakTables(seven())
+    zero = np.zeros(tables.ncells, np.int32)
+    for seed in (0, 3):
+        general = walk(breakscan.BreakSearcher(tables, seed, zero, "python"), steps=60)
+        fast = walk(breakscan.FastSearcher(tables, seed, zero, zero), steps=60)
+        assert fast == general and len(fast) == 60
+
+
+def boards(searcher, limit: int = 40) -> list:
+    out, code = [], 0
+    while code != -1 and len(out) < limit:
+        code, _ = searcher.step(100_000)
+        if code == 1:
+            out.append(searcher.solution())
+    return out
+
+
+def test_fast_boards_keep_one_break_per_placement_and_the_frame_exact():
+    inst = seven()
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.blackwood_allow(6, tables.ncells)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    found = boards(breakscan.FastSearcher(tables, 1, allow, exact))
+    assert len(found) == 40
+    for board in found:
+        rep = verify(inst, board, "matches")
+        assert rep.ok
+        broken = 0
+        for d, (r, c) in enumerate(tables.cells):
+            here = inst.edges(*board[(r, c)])
+            west = c > 0 and inst.edges(*board[(r, c - 1)])[sq.E] != here[sq.W]
+            north = r > 0 and inst.edges(*board[(r - 1, c)])[sq.S] != here[sq.N]
+            assert not (west and north)  # one break per placement at most
+            assert not (west and exact[d] & 1) and not (north and exact[d] & 2)
+            broken += west + north
+            assert broken <= allow[d]
+        assert rep.score == sq.join_count(7, 7) - broken
+
+
+def test_blackwood_rule_search_gives_verified_boards_and_lowers_its_cap():
+    inst = seven()
+    sched = breakscan.schedule_of(inst, {"break_rule": "blackwood"})
+    assert sched.rule == "blackwood" and sched.breaks == round(20 * 49 / 256)
+    seen = []
+    res = breakscan.search(inst, sched, 0, node_limit=3_000_000,
+                           on_board=lambda b, k: seen.append(k))
+    assert res.board is not None and seen == sorted(seen, reverse=True) and len(seen) >= 2
+    assert len(set(seen)) == len(seen)  # each board better than the last
+    rep = verify(inst, res.board, "matches")
+    assert rep.ok and rep.score == sq.join_count(7, 7) - res.breaks
+
+
+def test_break_rule_blackwood_on_the_command_line(cli):
+    proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "search", "--objective", "matches",
+               "--break-rule", "blackwood", "--seed", "0", "-t", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["status"] in ("feasible", "solved") and out["stats"]["solver"] == "breakscan"
+    assert out["verified"] and out["objective"] == 84 - out["stats"]["breaks"]
