@@ -99,9 +99,9 @@ class Peer:
         os.close(self.master)
 
 
-def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, float, int, int]:
-    """(placements per CPU second, CPU seconds, placements, best score) of the break search
-    on this thread for `seconds` CPU seconds."""
+def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, float, int, str]:
+    """(placements per CPU second, CPU seconds, placements, best score and deepest depth) of
+    the break search on this thread for `seconds` CPU seconds."""
     from tilesolve.core import squaregrid as sq
 
     inst = apply_rules(read_instance(path))
@@ -109,8 +109,8 @@ def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, flo
     c0 = time.thread_time()
     res = breakscan.search(inst, sched, seed, stop=lambda: time.thread_time() - c0 >= seconds)
     cpu = time.thread_time() - c0
-    score = -1 if res.breaks is None else sq.join_count(inst.width, inst.height) - res.breaks
-    return res.nodes / cpu, cpu, res.nodes, score
+    score = "none" if res.breaks is None else sq.join_count(inst.width, inst.height) - res.breaks
+    return res.nodes / cpu, cpu, res.nodes, f"best score {score}, deepest {res.max_depth}"
 
 
 def main() -> None:
@@ -135,7 +135,7 @@ def main() -> None:
     rate, cpu, nodes, score = ours(args.board, args.seconds, args.seed, params)
     print(f"tilesolve break search ({params or 'defaults'}, seed {args.seed}, core {mine}): "
           f"{nodes} placements in {cpu:.2f} CPU s = {rate / 1e6:.2f} M/CPU s "
-          f"(best score {score})")
+          f"({score})")
     if peer:
         prate, pcpu, pnodes = peer.rate(since)
         peer.stop()

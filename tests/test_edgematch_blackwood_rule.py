@@ -5,6 +5,7 @@ allowed, and its boards keeping at most one break per placement, none between fr
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -35,10 +36,25 @@ def test_blackwood_schedule_puts_the_breaks_at_its_depths_then_spreads_the_rest(
 def test_with_no_break_allowed_the_fast_loop_walks_the_general_loops_tree():
     tables = breakscan.BreakTables(seven())
     zero = np.zeros(tables.ncells, np.int32)
-    for seed in (0, 3):
+    for seed in (0, 3):  # lists per cell, as the general loop's: the same order, entry by entry
         general = walk(breakscan.BreakSearcher(tables, seed, zero, "python"), steps=60)
-        fast = walk(breakscan.FastSearcher(tables, seed, zero, zero), steps=60)
+        fast = walk(breakscan.FastSearcher(tables, seed, zero, zero, shared=False), steps=60)
         assert fast == general and len(fast) == 60
+
+
+def test_cells_with_the_same_candidates_share_one_kind():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    kind, rows = tables.kinds()
+    grid = kind.reshape(7, 7)
+    # 4 corners, 4 sides, the inner cells, the fixed cell: 10 kinds, one list each
+    assert int(kind.max()) + 1 == 10 and len(set(grid[1:6, 1:6].ravel())) == 2
+    assert grid[1, 1] == grid[5, 5] != grid[3, 3] and grid[0, 1] == grid[0, 5] != grid[6, 1]
+    picked = tables.rows[rows]
+    for i in range(tables.ncells):  # each cell's candidates are its kind's, no more, no less
+        own = tables.rows[tables.rows[:, 0] == i][:, 1:]
+        theirs = picked[kind[picked[:, 0]] == kind[i]][:, 1:]
+        assert sorted(map(tuple, own)) == sorted(map(tuple, theirs))
 
 
 def boards(searcher, limit: int = 40) -> list:

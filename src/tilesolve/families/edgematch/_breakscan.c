@@ -215,34 +215,40 @@ static PyObject *step(PyObject *self, PyObject *args)
  *   6,7   left, up: the depth whose E (S) colour keys this depth, n for the border
  *   8,9   need_mask, need_val (per depth)
  *   10,11 allow, exact (per depth, as for step)
- *   12-18 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
- *   19    used (per piece)   [writable]
- *   20    state (int64): [depth, mode, max_depth, nkeys, ncol]
+ *   12    kind (per depth): the buckets' block of the depth (its cell, or a class of cells
+ *         sharing one candidate list, as Blackwood's lists per cell kind)
+ *   13-19 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
+ *   20    used (per piece)   [writable]
+ *   21    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds]
  */
-enum { FAST_ARRAYS = 21, FAST_FIXED = 12 };
+enum { FAST_ARRAYS = 22, FAST_FIXED = 13 };
 #define PIECE(v) ((v) & 0xfff)
 #define OTHER(v) (((v) >> 24) & 0x3f)
 
 typedef struct {
     const uint32_t *P[3];
-    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact;
+    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind;
     int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used;
     int64_t *state;
     long long n;
 } Fast;
 
-/* The bucket of phase `ph` at depth d, or 0 when that phase may not be tried there. */
-static inline int fast_open(Fast *t, long long d, int ph)
+/* The bucket of phase `ph` at depth d, from the colours of its placed neighbours. */
+static inline long long fast_bucket(const Fast *t, long long d, int ph)
 {
     int32_t l = t->pe[t->left[d]], u = t->ps[t->up[d]];
-    long long ncol = t->state[4], b;
-    if (ph == 0) {
-        b = d * t->state[3] + (long long)l * ncol + u;
-    } else {
-        if (t->br[d] >= t->allow[d] || (t->exact[d] & (ph == 1 ? 2 : 1)))
-            return 0;
-        b = d * ncol + (ph == 1 ? l : u);
-    }
+    long long ncol = t->state[4];
+    if (ph == 0)
+        return t->kind[d] * t->state[3] + (long long)l * ncol + u;
+    return t->kind[d] * ncol + (ph == 1 ? l : u);
+}
+
+/* Open phase `ph`'s bucket at depth d; 0 when that phase may not be tried there. */
+static inline int fast_open(Fast *t, long long d, int ph)
+{
+    if (ph && (t->br[d] >= t->allow[d] || (t->exact[d] & (ph == 1 ? 2 : 1))))
+        return 0;
+    long long b = fast_bucket(t, d, ph);
     t->phase[d] = ph;
     t->pos[d] = t->start[ph][b];
     t->lim[d] = t->start[ph][b + 1];
@@ -335,17 +341,22 @@ static PyObject *fast_step(PyObject *self, PyObject *args)
         t.P[k] = v[2 * k].buf;
         t.start[k] = v[2 * k + 1].buf;
     }
-    const int32_t **ro[] = {&t.left, &t.up, &t.need_mask, &t.need_val, &t.allow, &t.exact};
-    for (int k = 0; k < 6; k++)
+    const int32_t **ro[] = {&t.left, &t.up, &t.need_mask, &t.need_val, &t.allow, &t.exact,
+                            &t.kind};
+    for (int k = 0; k < 7; k++)
         *ro[k] = v[6 + k].buf;
     int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used};
     for (int k = 0; k < 8; k++)
-        *rw[k] = v[12 + k].buf;
-    t.state = v[20].buf;
+        *rw[k] = v[13 + k].buf;
+    t.state = v[21].buf;
     t.n = v[6].len / 4;
-    int bad = v[20].len < 5 * 8;
-    for (int k = 6; k < 19; k++) /* per-depth arrays; br, pe, ps hold one more */
-        bad |= v[k].len / 4 < t.n + (k >= 16);
+    int bad = v[21].len < 6 * 8;
+    for (int k = 6; k < 20; k++) /* per-depth arrays; br, pe, ps hold one more */
+        bad |= v[k].len / 4 < t.n + (k >= 17);
+    for (long long d = 0; !bad && d < t.n; d++) /* every kind's buckets there */
+        bad = t.kind[d] < 0 || t.kind[d] >= t.state[5] ||
+              v[1].len / 4 <= (t.kind[d] + 1) * t.state[3] ||
+              v[3].len / 4 <= (t.kind[d] + 1) * t.state[4];
     if (bad) {
         PyErr_SetString(PyExc_ValueError, "per-depth arrays too short");
         release_buffers(v, FAST_ARRAYS);

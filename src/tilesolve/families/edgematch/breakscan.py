@@ -183,18 +183,43 @@ class BreakTables:
                 if meet_fixed and nb in fixed and cell not in fixed:
                     need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
 
-    def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
+    def buckets(self, seed: int, rows: np.ndarray | None = None, keys: tuple | None = None,
+                sizes: tuple | None = None) -> tuple[np.ndarray, ...]:
         """(start, idx) for each phase's buckets, each bucket in a seeded random order, the
-        pieces marked `later` after the others."""
-        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(self.rows))
+        pieces marked `later` after the others; idx indexes `self.rows`. By default all rows
+        by (cell, colours), else the rows `rows` by `keys` (one array per phase, over those
+        rows) into `sizes` buckets."""
+        rows = np.arange(len(self.rows)) if rows is None else rows
+        keys, sizes = (self.keys, self.sizes) if keys is None else (keys, sizes)
+        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(rows))
         if self.later.any():  # the top bit orders; without a group the draws stay as they were
-            noise = (noise >> 1) | (self.later << 19)
+            noise = (noise >> 1) | (self.later[rows] << 19)
         out = []
-        for key, size in zip(self.keys, self.sizes, strict=True):
-            idx = np.argsort((key.astype(np.int64) << 20) | noise).astype(np.int32)
+        for key, size in zip(keys, sizes, strict=True):
+            idx = rows[np.argsort((key.astype(np.int64) << 20) | noise)].astype(np.int32)
             start = np.concatenate(([0], np.cumsum(np.bincount(key, minlength=size))))
             out += [start.astype(np.int32), idx]
         return tuple(out)
+
+    def kinds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(kind per cell, rows of one cell of each kind): cells with the same candidates
+        (corners, edges by side, inner cells, each fixed cell) share one kind, as Blackwood's
+        lists are per cell kind: on Eternity II 10 kinds instead of 256 cells, so the lists
+        the loop reads fit the cache."""
+        cell = self.rows[:, 0]
+        order = np.argsort(cell, kind="stable")
+        bounds = np.searchsorted(cell[order], np.arange(self.ncells + 1))
+        seen: dict[bytes, int] = {}
+        kind = np.zeros(self.ncells, np.int32)
+        keep = []
+        for i in range(self.ncells):
+            mine = order[bounds[i]:bounds[i + 1]]
+            sig = self.rows[mine][:, 1:].tobytes()
+            if sig not in seen:
+                seen[sig] = len(seen)
+                keep.append(mine)
+            kind[i] = seen[sig]
+        return kind, np.concatenate(keep)
 
     def decode(self, cur) -> Solution:
         piece, rot = self.cand[0], self.rot
@@ -256,7 +281,8 @@ class FastSearcher:
 
     MAX_PIECES, MAX_COLOURS = 1 << 12, 1 << 6
 
-    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray):
+    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray,
+                 shared: bool = True):
         if _breakscan is None:
             raise InputError("--break-rule blackwood needs the compiled search core")
         if t.npieces > self.MAX_PIECES or t.ncol > self.MAX_COLOURS:
@@ -266,7 +292,15 @@ class FastSearcher:
         self.t = t
         n = t.ncells
         self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
-        self.buckets = t.buckets(seed)
+        if shared:
+            kind, rows = t.kinds()
+        else:
+            kind, rows = np.arange(n, dtype=np.int32), np.arange(len(t.rows))
+        nk = int(kind.max()) + 1
+        k, w, no = (kind[t.rows[rows, 0]].astype(np.int64), t.rows[rows, 3], t.rows[rows, 4])
+        self.buckets = t.buckets(seed, rows, (k * t.nkeys + w * t.ncol + no, k * t.ncol + w,
+                                              k * t.ncol + no),
+                                 (nk * t.nkeys, nk * t.ncol, nk * t.ncol))
         piece, cw, cn, ce, cs = (a.astype(np.uint32) for a in t.cand)
         body = piece | ce << 12 | cs << 18
         packed = []
@@ -281,9 +315,10 @@ class FastSearcher:
         self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
         self.br, self.pe, self.ps = (np.zeros(n + 1, np.int32) for _ in range(3))
         self.used = np.zeros(t.npieces, np.int32)
-        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol], np.int64)
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, nk], np.int64)
         self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
-                       self.allow, np.ascontiguousarray(exact, np.int32), *self.walk, self.br,
+                       self.allow, np.ascontiguousarray(exact, np.int32), kind, *self.walk,
+                       self.br,
                        self.pe, self.ps, self.used, self.state)
 
     @property
