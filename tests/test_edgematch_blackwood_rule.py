@@ -8,15 +8,12 @@ import json
 from dataclasses import replace
 
 import numpy as np
-import pytest
 from conftest import INSTANCES, walk
 
 from tilesolve.core import squaregrid as sq
 from tilesolve.families.edgematch import breakscan
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.parse import read_instance
-
-pytestmark = pytest.mark.skipif(breakscan._breakscan is None, reason="no compiled core")
 
 
 def seven():
@@ -27,9 +24,9 @@ def test_blackwood_schedule_puts_the_breaks_at_its_depths_then_spreads_the_rest(
     ten = breakscan.blackwood_allow(10, 256)
     assert ten[:197].sum() == 0 and ten[197] == 1 and ten[202] == 1 and ten[203] == 2
     assert ten[237] == 9 and ten[238] == 10 and ten[255] == 10
-    more = breakscan.blackwood_allow(14, 256)
-    assert more[241] == 10 and more[242] == 11  # break 11 from 238 + 17 / 4 = 242.25
-    assert more[254] == 13 and more[255] == 14
+    more = breakscan.blackwood_allow(14, 256)  # 4 more from 197 + 58 k / 4: 211, 226, 240, 255
+    assert more[196] == 0 and more[197] == 1 and more[210] == 3 and more[211] == 4
+    assert more[226] == 8 and more[238] == 12 and more[240] == 13 and more[255] == 14
     assert breakscan.blackwood_allow(3, 256).tolist() == ten.clip(max=3).tolist()
 
 
@@ -55,6 +52,16 @@ def test_cells_with_the_same_candidates_share_one_kind():
         own = tables.rows[tables.rows[:, 0] == i][:, 1:]
         theirs = picked[kind[picked[:, 0]] == kind[i]][:, 1:]
         assert sorted(map(tuple, own)) == sorted(map(tuple, theirs))
+
+
+def test_c_core_and_python_loop_walk_the_same_tree_under_the_blackwood_rule():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.blackwood_allow(6, tables.ncells)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    walks = [walk(breakscan.FastSearcher(tables, 2, allow, exact, engine=e), steps=40)
+             for e in ("python", "auto")]
+    assert walks[0] == walks[1] and sum(w[0] == 1 for w in walks[0]) >= 2  # boards on the way
 
 
 def boards(searcher, limit: int = 40) -> list:
@@ -91,7 +98,7 @@ def test_fast_boards_keep_one_break_per_placement_and_the_frame_exact():
 def test_blackwood_rule_search_gives_verified_boards_and_lowers_its_cap():
     inst = seven()
     sched = breakscan.schedule_of(inst, {"break_rule": "blackwood"})
-    assert sched.rule == "blackwood" and sched.breaks == round(20 * 49 / 256)
+    assert sched.rule == "blackwood" and sched.breaks == round(30 * 49 / 256)
     seen = []
     res = breakscan.search(inst, sched, 0, node_limit=3_000_000,
                            on_board=lambda b, k: seen.append(k))
