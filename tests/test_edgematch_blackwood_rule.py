@@ -110,7 +110,7 @@ def test_blackwood_rule_search_gives_verified_boards_and_lowers_its_cap():
 
 def test_break_rule_blackwood_on_the_command_line(cli):
     proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "search", "--objective", "matches",
-               "--break-rule", "blackwood", "--seed", "0", "-t", "3", "--json")
+               "--break-rule", "blackwood", "--seed", "0", "-t", "8", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["status"] in ("feasible", "solved") and out["stats"]["solver"] == "breakscan"

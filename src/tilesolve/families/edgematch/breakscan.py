@@ -396,18 +396,20 @@ def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
             d -= 1
             used[piece[d]] = 0
             pos[d] += 1
-        if place(d):
-            d += 1
-            maxd, mode, nodes = max(maxd, d), OPEN, nodes + 1
-            if nodes >= budget:
-                break
-        elif d == 0:
-            code = -1
+        d, maxd, mode, nodes, code = advance(place(d), d, maxd, mode, nodes)
+        if code == -1 or (mode == OPEN and nodes >= budget):
             break
-        else:
-            mode = BACK
     state[0], state[1], state[2] = d, mode, maxd
     return code, nodes
+
+
+def advance(placed: bool, d: int, maxd: int, mode: int,
+            nodes: int) -> tuple[int, int, int, int, int]:
+    """(depth, deepest, mode, placements, code) after depth d placed a piece or not, as
+    `advance` of _breakscan.c: deeper, or back, or the tree done (code -1)."""
+    if placed:
+        return d + 1, max(maxd, d + 1), OPEN, nodes + 1, 0
+    return (d, maxd, mode, nodes, -1) if d == 0 else (d, maxd, BACK, nodes, 0)
 
 
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
@@ -470,18 +472,9 @@ def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
             b = d if ph == 2 else d * ncol + (lc if ph == 0 else uc)
             phase[d] = ph + 1
             pos[d], lim[d] = starts[ph + 1][b], starts[ph + 1][b + 1]
-        if placed:
-            d += 1
-            maxd = max(maxd, d)
-            mode = OPEN
-            nodes += 1
-            if nodes >= budget:
-                break
-        elif d == 0:
-            code = -1
+        d, maxd, mode, nodes, code = advance(placed, d, maxd, mode, nodes)
+        if code == -1 or (mode == OPEN and nodes >= budget):
             break
-        else:
-            mode = BACK
     state[0], state[1], state[2] = d, mode, maxd
     return code, nodes
 
