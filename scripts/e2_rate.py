@@ -7,7 +7,8 @@ built outside this repository: `python3 libblackwood.py` once, with PERF=1 in th
 environment and its scenario's `PERF = os.environ.get("PERF") is not None`, so that the
 generated C counts its nodes), libblackwood's one-thread run goes on the other core at the
 same time; it prints its node count every heartbeat (one a second), and its rate is the
-change of that count over the change of its process's CPU time across our window. The load
+change of that count over the change of its process's CPU time from the start of our run
+until it has had as many CPU seconds as ours (or `--peer-wait` more wall seconds passed). The load
 average is printed before and after: on a busy machine both rates drop.
 
     python scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20
@@ -23,7 +24,6 @@ import pty
 import re
 import select
 import subprocess
-import sys
 import threading
 import time
 
@@ -44,18 +44,16 @@ def cpu_of(pid: int) -> float:
 class Peer:
     """libblackwood's one-thread run on `core`: (CPU seconds, nodes) at each heartbeat."""
 
-    def __init__(self, folder: str, core: int):
+    def __init__(self, folder: str, core: int, python: str):
         master, slave = pty.openpty()  # its command reader wants a terminal on stdout
         env = dict(os.environ, PERF="1", QUIET="1")
         self.proc = subprocess.Popen(
-            ["taskset", "-c", str(core), sys.executable, "libblackwood.py"], cwd=folder,
+            ["taskset", "-c", str(core), python, "libblackwood.py"], cwd=folder,
             stdin=subprocess.PIPE, stdout=slave, stderr=slave, env=env)
         os.close(slave)
-        self.master, self.samples, self.done = master, [], False
+        self.master, self.samples, self.done, self.ready = master, [], False, False
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        self.proc.stdin.write(b"SHOW_STATS_NODES_COUNT\n")  # print the count every heartbeat
-        self.proc.stdin.flush()
 
     def _read(self) -> None:
         while not self.done:
@@ -66,6 +64,7 @@ class Peer:
                 chunk = os.read(self.master, 1 << 16)
             except OSError:
                 return
+            self.ready = self.ready or b"URL_HOOK" in chunk  # printed as its search starts
             for m in TOTAL.finditer(chunk):
                 try:
                     self.samples.append((cpu_of(self.proc.pid), int(m.group(1))))
@@ -74,12 +73,20 @@ class Peer:
 
     def wait_started(self, limit: float = 300.0) -> None:
         """Until its search runs (its Python start and C build are not counted)."""
-        end = time.monotonic() + limit
+        end, asked = time.monotonic() + limit, 0.0
         while len(self.samples) < 2 and time.monotonic() < end and self.proc.poll() is None:
+            # print the count every heartbeat: a toggle that the solver's start clears, so
+            # asked once its last line before the search is out, again after 30 s without
+            # counts (a second ask in flight would undo the first)
+            if self.ready and not self.samples and time.monotonic() - asked > 30:
+                self.proc.stdin.write(b"SHOW_STATS_NODES_COUNT\n")
+                self.proc.stdin.flush()
+                asked = time.monotonic()
             time.sleep(0.2)
         if len(self.samples) < 2:
             self.stop()
-            raise SystemExit("libblackwood printed no node counts: is it built with PERF=1?")
+            raise SystemExit("libblackwood printed no node counts: is it built with PERF=1, "
+                             "and does --peer-python run it (it imports requests)?")
 
     def rate(self, since: int) -> tuple[float, float, int]:
         """(nodes per CPU second, CPU seconds, nodes) between sample `since` and the last."""
@@ -121,6 +128,10 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                     help="a break-search option (breaks, break_from, break_rule, ...)")
     ap.add_argument("--peer", help="a built libblackwood folder, run on the other core")
+    ap.add_argument("--peer-python", default="python3",
+                    help="the Python that runs libblackwood (default: python3 on the PATH)")
+    ap.add_argument("--peer-wait", type=float, default=120.0,
+                    help="wall seconds the peer may go on after ours to reach its CPU seconds")
     ap.add_argument("--cores", default="0,1", help="our core, the peer's core")
     args = ap.parse_args()
     params = dict(o.split("=", 1) for o in args.option)
@@ -128,7 +139,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()}")
     peer = None
     if args.peer:
-        peer = Peer(args.peer, theirs)
+        peer = Peer(args.peer, theirs, args.peer_python)
         peer.wait_started()
     os.sched_setaffinity(0, {mine})
     since = len(peer.samples) - 1 if peer else 0
@@ -137,9 +148,15 @@ def main() -> None:
           f"{nodes} placements in {cpu:.2f} CPU s = {rate / 1e6:.2f} M/CPU s "
           f"({score})")
     if peer:
+        # the same CPU seconds for both where the load allows: the peer goes on after ours
+        # until it has had as many in the window (at most `--peer-wait` more wall seconds)
+        end = time.monotonic() + args.peer_wait
+        while peer.rate(since)[1] < cpu and time.monotonic() < end:
+            time.sleep(0.5)
         prate, pcpu, pnodes = peer.rate(since)
         peer.stop()
-        print(f"libblackwood jb470 (core {theirs}): {pnodes} placements in {pcpu:.2f} CPU s "
+        print(f"libblackwood jb470 (core {theirs}, {len(peer.samples) - 1 - since} heartbeats): "
+              f"{pnodes} placements in {pcpu:.2f} CPU s "
               f"= {prate / 1e6:.2f} M/CPU s")
         print(f"ratio tilesolve / libblackwood: {rate / prate:.3f}")
     print(f"load average after: {os.getloadavg()}")
