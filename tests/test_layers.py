@@ -139,6 +139,7 @@ PROBE = "probes a family's internals (its engines and models), not a solve"
 PAPER = "studies readings of a paper on the GA engine's own operators"
 LAB_ALLOWED = {
     "scripts/anneal_probe.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
+    "scripts/e2_rate.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
     "scripts/niang_readings.py": ({"tilesolve.backends", "tilesolve.core",
                                    "tilesolve.families.edgematch"}, PAPER),
     "scripts/plateau_rows.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),

@@ -56,6 +56,25 @@ static inline long long bucket(const Tables *t, long long d, int ph, int32_t l, 
     return d * ncol + (ph == 1 ? l : u);
 }
 
+/* After the search at depth *d placed a piece or not: deeper (counting the placement), or
+ * back; 1 when the step ends (the budget spent, or the tree done: code -1). */
+static inline int advance(int placed, long long *d, long long *maxd, int *mode, long long *nodes,
+                          long long budget, int *code)
+{
+    if (placed) {
+        if (++*d > *maxd)
+            *maxd = *d;
+        *mode = OPEN;
+        return ++*nodes >= budget;
+    }
+    if (*d == 0) {
+        *code = -1;
+        return 1;
+    }
+    *mode = BACK;
+    return 0;
+}
+
 static long long run(Tables *t, long long budget, int *code)
 {
     long long d = t->state[0];
@@ -129,19 +148,8 @@ static long long run(Tables *t, long long budget, int *code)
             t->pos[d] = t->start[ph + 1][b];
             t->lim[d] = t->start[ph + 1][b + 1];
         }
-        if (placed) {
-            d++;
-            if (d > maxd)
-                maxd = d;
-            mode = OPEN;
-            if (++nodes >= budget)
-                break;
-        } else if (d == 0) {
-            *code = -1;
+        if (advance(placed, &d, &maxd, &mode, &nodes, budget, code))
             break;
-        } else {
-            mode = BACK;
-        }
     }
     t->state[0] = d;
     t->state[1] = mode;
@@ -193,8 +201,179 @@ static PyObject *step(PyObject *self, PyObject *args)
     return Py_BuildValue("iL", code, nodes);
 }
 
+/* The Blackwood rule's loop (`--break-rule blackwood`): at most one break per placement, so
+ * no phase 3, and one load per candidate: each bucket's entries are packed records
+ *   bits 0-11 piece, 12-17 E colour, 18-23 S colour, 24-29 the colour of the join that may
+ *   break (N in phase 1, W in phase 2), the record of candidate idxK[i] at PK[i].
+ * A fixed neighbour's demand is one mask and compare per depth (need_mask, need_val on the
+ * E and S bits), the border's colour 0 sits in slot n of pe/ps (left/up point there), and the
+ * breaks so far in br[d + 1] (br[0] = 0). Measured on Eternity II against the general loop
+ * above (scripts/e2_rate.py, docs/hybrid.md "The Blackwood rule").
+ *
+ * fast_step(arrays, budget) -> (code, placements); arrays (int32 unless said):
+ *   0-5   P0, start0, P1, start1, P2, start2 (the buckets of step's phases 0-2)
+ *   6,7   left, up: the depth whose E (S) colour keys this depth, n for the border
+ *   8,9   need_mask, need_val (per depth)
+ *   10,11 allow, exact (per depth, as for step)
+ *   12    kind (per depth): the buckets' block of the depth (its cell, or a class of cells
+ *         sharing one candidate list, as Blackwood's lists per cell kind)
+ *   13-19 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
+ *   20    used (per piece)   [writable]
+ *   21    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds]
+ */
+enum { FAST_ARRAYS = 22, FAST_FIXED = 13 };
+#define PIECE(v) ((v) & 0xfff)
+#define OTHER(v) (((v) >> 24) & 0x3f)
+
+typedef struct {
+    const uint32_t *P[3];
+    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind;
+    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used;
+    int64_t *state;
+    long long n;
+} Fast;
+
+/* The bucket of phase `ph` at depth d, from the colours of its placed neighbours. */
+static inline long long fast_bucket(const Fast *t, long long d, int ph)
+{
+    int32_t l = t->pe[t->left[d]], u = t->ps[t->up[d]];
+    long long ncol = t->state[4];
+    if (ph == 0)
+        return t->kind[d] * t->state[3] + (long long)l * ncol + u;
+    return t->kind[d] * ncol + (ph == 1 ? l : u);
+}
+
+/* Open phase `ph`'s bucket at depth d; 0 when that phase may not be tried there. */
+static inline int fast_open(Fast *t, long long d, int ph)
+{
+    if (ph && (t->br[d] >= t->allow[d] || (t->exact[d] & (ph == 1 ? 2 : 1))))
+        return 0;
+    long long b = fast_bucket(t, d, ph);
+    t->phase[d] = ph;
+    t->pos[d] = t->start[ph][b];
+    t->lim[d] = t->start[ph][b + 1];
+    return 1;
+}
+
+/* The first entry of P[i..end) whose piece is free, meeting the fixed neighbours (m, want)
+ * and, from phase 1 on, breaking the other join (its colour is not `key`); end if none. The
+ * exact phase skips the third test: its loop is the one most placements come from. */
+static inline int32_t fast_scan(const uint32_t *P, int32_t i, int32_t end, const int32_t *used,
+                                uint32_t m, uint32_t want, int ph, uint32_t key)
+{
+    if (ph == 0) {
+        for (; i < end; i++)
+            if (!used[PIECE(P[i])] && (P[i] & m) == want)
+                return i;
+        return end;
+    }
+    for (; i < end; i++)
+        if (!used[PIECE(P[i])] && (P[i] & m) == want && OTHER(P[i]) != key)
+            return i;
+    return end;
+}
+
+/* The next candidate of depth d from pos[d] on, placed; 0 when its buckets are spent. */
+static inline int fast_place(Fast *t, long long d)
+{
+    const uint32_t m = (uint32_t)t->need_mask[d], want = (uint32_t)t->need_val[d];
+    for (;;) {
+        int ph = t->phase[d];
+        const uint32_t *P = t->P[ph];
+        uint32_t key = ph == 1 ? (uint32_t)t->ps[t->up[d]] : (uint32_t)t->pe[t->left[d]];
+        int32_t end = t->lim[d], i = fast_scan(P, t->pos[d], end, t->used, m, want, ph, key);
+        t->pos[d] = i;
+        if (i < end) {
+            uint32_t v = P[i];
+            t->piece[d] = PIECE(v);
+            t->used[PIECE(v)] = 1;
+            t->pe[d] = (v >> 12) & 0x3f;
+            t->ps[d] = (v >> 18) & 0x3f;
+            t->br[d + 1] = t->br[d] + (ph != 0);
+            return 1;
+        }
+        int next = ph;
+        do
+            if (++next > 2)
+                return 0;
+        while (!fast_open(t, d, next));
+    }
+}
+
+static long long fast_run(Fast *t, long long budget, int *code)
+{
+    long long d = t->state[0], maxd = t->state[2], nodes = 0;
+    int mode = (int)t->state[1];
+    *code = 0;
+    for (;;) {
+        if (mode == OPEN) {
+            if (d == t->n) {
+                mode = BACK;
+                *code = 1;
+                break;
+            }
+            fast_open(t, d, 0);
+        } else {
+            d--;
+            t->used[t->piece[d]] = 0;
+            t->pos[d]++;
+        }
+        if (advance(fast_place(t, d), &d, &maxd, &mode, &nodes, budget, code))
+            break;
+    }
+    t->state[0] = d;
+    t->state[1] = mode;
+    t->state[2] = maxd;
+    return nodes;
+}
+
+static PyObject *fast_step(PyObject *self, PyObject *args)
+{
+    PyObject *tuple;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
+        return NULL;
+    Py_buffer v[FAST_ARRAYS];
+    if (take_state_tuple(tuple, FAST_ARRAYS, FAST_FIXED, v) < 0)
+        return NULL;
+    Fast t;
+    for (int k = 0; k < 3; k++) {
+        t.P[k] = v[2 * k].buf;
+        t.start[k] = v[2 * k + 1].buf;
+    }
+    const int32_t **ro[] = {&t.left, &t.up, &t.need_mask, &t.need_val, &t.allow, &t.exact,
+                            &t.kind};
+    for (int k = 0; k < 7; k++)
+        *ro[k] = v[6 + k].buf;
+    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used};
+    for (int k = 0; k < 8; k++)
+        *rw[k] = v[13 + k].buf;
+    t.state = v[21].buf;
+    t.n = v[6].len / 4;
+    int bad = v[21].len < 6 * 8;
+    for (int k = 6; k < 20; k++) /* per-depth arrays; br, pe, ps hold one more */
+        bad |= v[k].len / 4 < t.n + (k >= 17);
+    for (long long d = 0; !bad && d < t.n; d++) /* every kind's buckets there */
+        bad = t.kind[d] < 0 || t.kind[d] >= t.state[5] ||
+              v[1].len / 4 <= (t.kind[d] + 1) * t.state[3] ||
+              v[3].len / 4 <= (t.kind[d] + 1) * t.state[4];
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "per-depth arrays too short");
+        release_buffers(v, FAST_ARRAYS);
+        return NULL;
+    }
+    int code = 0;
+    long long nodes;
+    Py_BEGIN_ALLOW_THREADS
+    nodes = fast_run(&t, budget < 1 ? 1 : budget, &code);
+    Py_END_ALLOW_THREADS
+    release_buffers(v, FAST_ARRAYS);
+    return Py_BuildValue("iL", code, nodes);
+}
+
 static PyMethodDef methods[] = {
     {"step", step, METH_VARARGS, "Run the break search for at most `budget` placements."},
+    {"fast_step", fast_step, METH_VARARGS, "The Blackwood rule's loop, at most `budget` placements."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,5 +16,8 @@ BREAK_OPTIONS = Options(
            "ramp (--breaks rising linearly from --break-from, the bound lowered after each "
            "board) or eii (Verhaard's eii: its break table, no break between frame pieces, "
            "60 piece groups gating good pieces late and bad ones early, restarts of runs "
-           "that stop getting deeper); default: eii on boards of 16x16 cells and more, ramp "
-           "below", choices=("ramp", "eii")))
+           "that stop getting deeper) or blackwood (Blackwood's schedule: breaks from depths "
+           "197, 203, ... 238 of 256 and --breaks beyond them spread over the last cells, at "
+           "most one per placement, none between frame pieces; a faster loop); default: eii "
+           "on boards of 16x16 cells and more, ramp below", choices=("ramp", "eii",
+                                                                    "blackwood")))

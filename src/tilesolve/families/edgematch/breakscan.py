@@ -59,6 +59,13 @@ EII_BREAKS_PER_CELL = 0.47
 # II, 150 CPU s, it reaches 457-459 alone (the ramp 439-441), and the LNS from its starts ends
 # at median 458 against 455.5 from the ramp's, seeds 0-3 (lab/pages/hybrid.md, "The eii rule")
 EII_DEFAULT_CELLS = 256
+# Blackwood's break schedule as libblackwood's 470 scenario has it for the 256 cells: one more
+# break allowed from each of these 0-based depths, at most one per placement, none between two
+# frame pieces; on other boards the depths scale with the cell count
+BLACKWOOD_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
+# the Blackwood rule's first bound on 256 cells (scaled with the cell count elsewhere): on
+# Eternity II, seed 0, 30 CPU s, 20 breaks gave no complete board, 30 gave 451, 45 gave 447
+BLACKWOOD_BREAKS = 30
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,8 @@ class Schedule:
         d = np.arange(n)
         if self.rule == "eii":
             return eii_allow(self.breaks, first, n)
+        if self.rule == "blackwood":
+            return blackwood_allow(self.breaks, n)
         ramp = np.ceil(self.breaks * (d - first + 1) / (n - first)).astype(np.int32)
         return np.where(d >= first, np.minimum(ramp, self.breaks), 0).astype(np.int32)
 
@@ -95,6 +104,23 @@ def eii_allow(breaks: int, first: int, n: int) -> np.ndarray:
     for j in range(1, breaks + 1):
         at = first + (np.interp(12 * j / breaks, np.arange(13), depth) - 192) * span
         allow[min(n - 1, max(first, int(np.ceil(at)) - 1)):] += 1
+    return allow
+
+
+def blackwood_allow(breaks: int, n: int) -> np.ndarray:
+    """allow[d] for Blackwood's schedule: the first breaks at BLACKWOOD_DEPTHS (scaled to n
+    cells), any more spread evenly from the first of them to the last cell. Blackwood stops
+    at 10 and keeps the deepest partial board; this search keeps complete boards only, and
+    with the extra breaks only after depth 238 it finished none in 30 CPU s (20 or 45 breaks,
+    seed 0, deepest 235): the 10 breaks of depths 197-238 were the wall."""
+    at = [min(n - 1, round(x * n / 256)) for x in BLACKWOOD_DEPTHS[:breaks]]
+    extra = breaks - len(at)
+    if extra > 0:
+        first = at[0]
+        at += [min(n - 1, int(first + (n - 1 - first) * (k + 1) / extra)) for k in range(extra)]
+    allow = np.zeros(n, np.int32)
+    for depth in at:
+        allow[depth:] += 1
     return allow
 
 
@@ -137,6 +163,7 @@ class BreakTables:
         self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
+        self._kinds: tuple[np.ndarray, np.ndarray] | None = None  # kinds(), found once
         # (cell, piece0, rot, W, N, E, S)
         self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
         self.rot = np.ascontiguousarray(self.rows[:, 2])
@@ -159,18 +186,48 @@ class BreakTables:
                 if meet_fixed and nb in fixed and cell not in fixed:
                     need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
 
-    def buckets(self, seed: int) -> tuple[np.ndarray, ...]:
+    def buckets(self, seed: int, rows: np.ndarray | None = None, keys: tuple | None = None,
+                sizes: tuple | None = None) -> tuple[np.ndarray, ...]:
         """(start, idx) for each phase's buckets, each bucket in a seeded random order, the
-        pieces marked `later` after the others."""
-        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(self.rows))
+        pieces marked `later` after the others; idx indexes `self.rows`. By default all rows
+        by (cell, colours), else the rows `rows` by `keys` (one array per phase, over those
+        rows) into `sizes` buckets."""
+        rows = np.arange(len(self.rows)) if rows is None else rows
+        keys, sizes = (self.keys, self.sizes) if keys is None else (keys, sizes)
+        noise = np.random.default_rng(seed).integers(0, 1 << 20, len(rows))
         if self.later.any():  # the top bit orders; without a group the draws stay as they were
-            noise = (noise >> 1) | (self.later << 19)
+            noise = (noise >> 1) | (self.later[rows] << 19)
         out = []
-        for key, size in zip(self.keys, self.sizes, strict=True):
-            idx = np.argsort((key.astype(np.int64) << 20) | noise).astype(np.int32)
+        for key, size in zip(keys, sizes, strict=True):
+            idx = rows[np.argsort((key.astype(np.int64) << 20) | noise)].astype(np.int32)
             start = np.concatenate(([0], np.cumsum(np.bincount(key, minlength=size))))
             out += [start.astype(np.int32), idx]
         return tuple(out)
+
+    def kinds(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._kinds is None:
+            self._kinds = self._find_kinds()
+        return self._kinds
+
+    def _find_kinds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(kind per cell, rows of one cell of each kind): cells with the same candidates
+        (corners, edges by side, inner cells, each fixed cell) share one kind, as Blackwood's
+        lists are per cell kind: on Eternity II 10 kinds instead of 256 cells, so the lists
+        the loop reads fit the cache."""
+        cell = self.rows[:, 0]
+        order = np.argsort(cell, kind="stable")
+        bounds = np.searchsorted(cell[order], np.arange(self.ncells + 1))
+        seen: dict[bytes, int] = {}
+        kind = np.zeros(self.ncells, np.int32)
+        keep = []
+        for i in range(self.ncells):
+            mine = order[bounds[i]:bounds[i + 1]]
+            sig = self.rows[mine][:, 1:].tobytes()
+            if sig not in seen:
+                seen[sig] = len(seen)
+                keep.append(mine)
+            kind[i] = seen[sig]
+        return kind, np.concatenate(keep)
 
     def decode(self, cur) -> Solution:
         piece, rot = self.cand[0], self.rot
@@ -223,6 +280,136 @@ class BreakSearcher:
 
     def solution(self) -> Solution:
         return self.t.decode(self.state_arrays[3])
+
+
+class FastSearcher:
+    """One seeded search under the Blackwood rule, in `_breakscan.fast_step`: at most one
+    break per placement, so the buckets of phases 0-2 only, each entry a packed record
+    (piece, E, S and the join that may break) read with one load (_breakscan.c); without
+    the compiled core, or with engine "python", the same loop in Python (py_fast_step)."""
+
+    MAX_PIECES, MAX_COLOURS = 1 << 12, 1 << 6
+
+    def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray,
+                 shared: bool = True, engine: str = "auto"):
+        self.compiled = engine != "python" and _breakscan is not None
+        if t.npieces > self.MAX_PIECES or t.ncol > self.MAX_COLOURS:
+            raise InputError(f"--break-rule blackwood packs pieces in 12 bits and colours in "
+                             f"6; expected at most {self.MAX_PIECES} pieces and "
+                             f"{self.MAX_COLOURS} colours")
+        self.t = t
+        n = t.ncells
+        self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
+        if shared:
+            kind, rows = t.kinds()
+        else:
+            kind, rows = np.arange(n, dtype=np.int32), np.arange(len(t.rows))
+        nk = int(kind.max()) + 1
+        k, w, no = (kind[t.rows[rows, 0]].astype(np.int64), t.rows[rows, 3], t.rows[rows, 4])
+        self.buckets = t.buckets(seed, rows, (k * t.nkeys + w * t.ncol + no, k * t.ncol + w,
+                                              k * t.ncol + no),
+                                 (nk * t.nkeys, nk * t.ncol, nk * t.ncol))
+        piece, cw, cn, ce, cs = (a.astype(np.uint32) for a in t.cand)
+        body = piece | ce << 12 | cs << 18
+        packed = []
+        for k, other in enumerate((0, cn, cw)):
+            idx = self.buckets[2 * k + 1]
+            packed += [np.ascontiguousarray((body | np.uint32(other) << 24)[idx] if k else
+                                            body[idx]), self.buckets[2 * k]]
+        left = np.where(t.left < 0, n, t.left).astype(np.int32)
+        up = np.where(t.up < 0, n, t.up).astype(np.int32)
+        mask = np.where(t.need_e >= 0, 0x3F << 12, 0) | np.where(t.need_s >= 0, 0x3F << 18, 0)
+        val = np.maximum(t.need_e, 0) << 12 | np.maximum(t.need_s, 0) << 18
+        self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
+        self.br, self.pe, self.ps = (np.zeros(n + 1, np.int32) for _ in range(3))
+        self.used = np.zeros(t.npieces, np.int32)
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, nk], np.int64)
+        self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
+                       self.allow, np.ascontiguousarray(exact, np.int32), kind, *self.walk,
+                       self.br,
+                       self.pe, self.ps, self.used, self.state)
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.state[2])
+
+    @property
+    def breaks(self) -> int:
+        return int(self.br[self.t.ncells])
+
+    def cap(self, most: int) -> None:
+        np.minimum(self.allow, most, out=self.allow)
+
+    def step(self, budget: int) -> tuple[int, int]:
+        if self.compiled:
+            return _breakscan.fast_step(self.arrays, budget)
+        return py_fast_step(self.arrays, budget)
+
+    def solution(self) -> Solution:
+        pos, _, phase, _ = self.walk
+        idx = self.buckets[1::2]
+        return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.t.ncells)])
+
+
+def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
+    """The loop of `_breakscan.fast_step` in Python (the fallback of the Blackwood rule)."""
+    (p0, s0, p1, s1, p2, s2, left, up, mask, val, allow, exact, kind, pos, lim, phase, piece,
+     br, pe, ps, used, state) = arrays
+    packed, starts = (p0, p1, p2), (s0, s1, s2)
+    d, mode, maxd, nkeys, ncol, _ = (int(x) for x in state[:6])
+    n, nodes, code = len(left), 0, 0
+
+    def bucket(d: int, ph: int) -> int:
+        lc, uc = int(pe[left[d]]), int(ps[up[d]])
+        return int(kind[d]) * nkeys + lc * ncol + uc if ph == 0 else \
+            int(kind[d]) * ncol + (lc if ph == 1 else uc)
+
+    def open_(d: int, ph: int) -> bool:
+        if ph and (br[d] >= allow[d] or exact[d] & (2 if ph == 1 else 1)):
+            return False
+        b = bucket(d, ph)
+        phase[d], pos[d], lim[d] = ph, starts[ph][b], starts[ph][b + 1]
+        return True
+
+    def place(d: int) -> bool:
+        while True:
+            ph = int(phase[d])
+            key = int(ps[up[d]]) if ph == 1 else int(pe[left[d]])
+            for i in range(int(pos[d]), int(lim[d])):
+                v = int(packed[ph][i])
+                if used[v & 0xFFF] or (v & int(mask[d])) != val[d] or \
+                        (ph and ((v >> 24) & 0x3F) == key):
+                    continue
+                pos[d], piece[d], used[v & 0xFFF] = i, v & 0xFFF, 1
+                pe[d], ps[d], br[d + 1] = (v >> 12) & 0x3F, (v >> 18) & 0x3F, br[d] + (ph > 0)
+                return True
+            if not any(open_(d, nxt) for nxt in range(ph + 1, 3)):
+                return False
+
+    while True:
+        if mode == OPEN:
+            if d == n:
+                mode, code = BACK, 1
+                break
+            open_(d, 0)
+        else:
+            d -= 1
+            used[piece[d]] = 0
+            pos[d] += 1
+        d, maxd, mode, nodes, code = advance(place(d), d, maxd, mode, nodes)
+        if code == -1 or (mode == OPEN and nodes >= budget):
+            break
+    state[0], state[1], state[2] = d, mode, maxd
+    return code, nodes
+
+
+def advance(placed: bool, d: int, maxd: int, mode: int,
+            nodes: int) -> tuple[int, int, int, int, int]:
+    """(depth, deepest, mode, placements, code) after depth d placed a piece or not, as
+    `advance` of _breakscan.c: deeper, or back, or the tree done (code -1)."""
+    if placed:
+        return d + 1, max(maxd, d + 1), OPEN, nodes + 1, 0
+    return (d, maxd, mode, nodes, -1) if d == 0 else (d, maxd, BACK, nodes, 0)
 
 
 def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
@@ -286,18 +473,9 @@ def py_step(arrays: tuple, budget: int) -> tuple[int, int]:
             b = d if ph == 2 else d * ncol + (lc if ph == 0 else uc)
             phase[d] = ph + 1
             pos[d], lim[d] = starts[ph + 1][b], starts[ph + 1][b + 1]
-        if placed:
-            d += 1
-            maxd = max(maxd, d)
-            mode = OPEN
-            nodes += 1
-            if nodes >= budget:
-                break
-        elif d == 0:
-            code = -1
+        d, maxd, mode, nodes, code = advance(placed, d, maxd, mode, nodes)
+        if code == -1 or (mode == OPEN and nodes >= budget):
             break
-        else:
-            mode = BACK
     state[0], state[1], state[2] = d, mode, maxd
     return code, nodes
 
@@ -389,6 +567,7 @@ class _Runs:
         self.inst, self.schedule, self.seed, self.engine = inst, schedule, seed, engine
         self.halted = halted
         self.eii = schedule.rule == "eii"
+        self.blackwood = schedule.rule == "blackwood"
         self.whole = replace(inst, fixed={**inst.fixed, **(fix or {})})
         if tables is None:
             later = keep_last.good_group(self.whole, schedule.start_row, seed) \
@@ -396,14 +575,17 @@ class _Runs:
             tables = BreakTables(inst, fix, later=later)
         self.t = tables
         self.allow = schedule.allow(inst.width, inst.height)
-        self.exact = eii_exact(inst, tables.cells) if self.eii else None
+        self.exact = eii_exact(inst, tables.cells) if self.eii or self.blackwood else None
         self.groups: dict[int, eii_groups.Gates] = {}
         self.run, self.nodes, self.depth = 1, 0, 0  # this run's number, placements, depth
 
-    def searcher(self) -> BreakSearcher | None:
+    def searcher(self) -> BreakSearcher | FastSearcher | None:
         """The searcher of this run; None when the limits end the search while eii's group
         for it is built."""
         gates = None
+        if self.blackwood:
+            return FastSearcher(self.t, self.seed + 7919 * self.run, self.allow, self.exact,
+                                engine=self.engine)
         if self.eii:
             k = self.run % eii_groups.GROUPS
             if k not in self.groups:
@@ -443,7 +625,7 @@ class _Runs:
             return False
         return bool(not restart or self.nodes < restart * luby(self.run))
 
-    def next(self) -> BreakSearcher | None:
+    def next(self) -> BreakSearcher | FastSearcher | None:
         """The next run's searcher."""
         self.run += 1
         self.nodes = self.depth = 0
@@ -505,6 +687,8 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     if start >= inst.height:
         raise InputError(f"--break-from {start} is off the board; expected a row "
                          f"0..{inst.height - 1}")
+    if breaks is None and rule == "blackwood":
+        breaks = max(1, round(BLACKWOOD_BREAKS * inst.width * inst.height / 256))
     if breaks is None:
         breaks = sched.breaks if rule == "ramp" else \
             max(1, round(EII_BREAKS_PER_CELL * (inst.height - start) * inst.width))

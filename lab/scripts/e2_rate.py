@@ -1,0 +1,166 @@
+"""Placements per CPU second of the break search, and of libblackwood beside it.
+
+Ours runs in this process, pinned to one core, for the CPU seconds given (tables, piece
+groups and restarts counted: the whole `breakscan.search`), placements counted as the engine
+counts them (a piece put on a cell). With `--peer DIR` (a checkout of jfbucas/libblackwood,
+built outside this repository: `python3 libblackwood.py` once, with PERF=1 in the
+environment and its scenario's `PERF = os.environ.get("PERF") is not None`, so that the
+generated C counts its nodes), libblackwood's one-thread run goes on the other core at the
+same time; it prints its node count every heartbeat (one a second), and its rate is the
+change of that count over the change of its process's CPU time from the start of our run
+until it has had as many CPU seconds as ours (or `--peer-wait` more wall seconds passed). The load
+average is printed before and after: on a busy machine both rates drop.
+
+    python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20
+    python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20 \
+        --option break_rule=blackwood --peer /work/peer/libblackwood
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import re
+import select
+import subprocess
+import threading
+import time
+
+from tilesolve.families.edgematch import breakscan
+from tilesolve.families.edgematch.official import apply_rules
+from tilesolve.families.edgematch.parse import read_instance
+
+TOTAL = re.compile(rb"Total stats_nodes_count = (\d+)")
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a process (all its threads)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Peer:
+    """libblackwood's one-thread run on `core`: (CPU seconds, nodes) at each heartbeat."""
+
+    def __init__(self, folder: str, core: int, python: str):
+        master, slave = pty.openpty()  # its command reader wants a terminal on stdout
+        env = dict(os.environ, PERF="1", QUIET="1")
+        self.proc = subprocess.Popen(
+            ["taskset", "-c", str(core), python, "libblackwood.py"], cwd=folder,
+            stdin=subprocess.PIPE, stdout=slave, stderr=slave, env=env)
+        os.close(slave)
+        self.master, self.samples, self.done, self.ready = master, [], False, False
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        while not self.done:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.master, 1 << 16)
+            except OSError:
+                return
+            self.ready = self.ready or b"URL_HOOK" in chunk  # printed as its search starts
+            for m in TOTAL.finditer(chunk):
+                try:
+                    self.samples.append((cpu_of(self.proc.pid), int(m.group(1))))
+                except OSError:
+                    return
+
+    def wait_started(self, limit: float = 300.0) -> None:
+        """Until its search runs (its Python start and C build are not counted)."""
+        end, asked = time.monotonic() + limit, 0.0
+        while len(self.samples) < 2 and time.monotonic() < end and self.proc.poll() is None:
+            # print the count every heartbeat: a toggle that the solver's start clears, so
+            # asked once its last line before the search is out, again after 30 s without
+            # counts (a second ask in flight would undo the first)
+            if self.ready and not self.samples and time.monotonic() - asked > 30:
+                self.proc.stdin.write(b"SHOW_STATS_NODES_COUNT\n")
+                self.proc.stdin.flush()
+                asked = time.monotonic()
+            time.sleep(0.2)
+        if len(self.samples) < 2:
+            self.stop()
+            raise SystemExit("libblackwood printed no node counts: is it built with PERF=1, "
+                             "and does --peer-python run it (it imports requests)?")
+
+    def rate(self, since: int) -> tuple[float, float, int]:
+        """(nodes per CPU second, CPU seconds, nodes) between sample `since` and the last."""
+        (c0, n0), (c1, n1) = self.samples[since], self.samples[-1]
+        return ((n1 - n0) / (c1 - c0) if c1 > c0 else 0.0), c1 - c0, n1 - n0
+
+    def stop(self) -> None:
+        try:
+            self.proc.stdin.write(b"q\n")
+            self.proc.stdin.flush()
+            self.proc.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.done = True
+        self.reader.join()
+        os.close(self.master)
+
+
+def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, float, int, str]:
+    """(placements per CPU second, CPU seconds, placements, best score and deepest depth) of
+    the break search on this thread for `seconds` CPU seconds."""
+    from tilesolve.core import squaregrid as sq
+
+    inst = apply_rules(read_instance(path))
+    sched = breakscan.schedule_of(inst, params)
+    c0 = time.thread_time()
+    res = breakscan.search(inst, sched, seed, stop=lambda: time.thread_time() - c0 >= seconds)
+    cpu = time.thread_time() - c0
+    score = "none" if res.breaks is None else sq.join_count(inst.width, inst.height) - res.breaks
+    return res.nodes / cpu, cpu, res.nodes, f"best score {score}, deepest {res.max_depth}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("board")
+    ap.add_argument("--seconds", type=float, default=20.0, help="CPU seconds of ours")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a break-search option (breaks, break_from, break_rule, ...)")
+    ap.add_argument("--peer", help="a built libblackwood folder, run on the other core")
+    ap.add_argument("--peer-python", default="python3",
+                    help="the Python that runs libblackwood (default: python3 on the PATH)")
+    ap.add_argument("--peer-wait", type=float, default=120.0,
+                    help="wall seconds the peer may go on after ours to reach its CPU seconds")
+    ap.add_argument("--cores", default="0,1", help="our core, the peer's core")
+    args = ap.parse_args()
+    params = dict(o.split("=", 1) for o in args.option)
+    mine, theirs = (int(c) for c in args.cores.split(","))
+    print(f"load average before: {os.getloadavg()}")
+    peer = None
+    if args.peer:
+        peer = Peer(args.peer, theirs, args.peer_python)
+        peer.wait_started()
+    os.sched_setaffinity(0, {mine})
+    since = len(peer.samples) - 1 if peer else 0
+    rate, cpu, nodes, score = ours(args.board, args.seconds, args.seed, params)
+    print(f"tilesolve break search ({params or 'defaults'}, seed {args.seed}, core {mine}): "
+          f"{nodes} placements in {cpu:.2f} CPU s = {rate / 1e6:.2f} M/CPU s "
+          f"({score})")
+    if peer:
+        # the same CPU seconds for both where the load allows: the peer goes on after ours
+        # until it has had as many in the window (at most `--peer-wait` more wall seconds)
+        end = time.monotonic() + args.peer_wait
+        while peer.rate(since)[1] < cpu and time.monotonic() < end:
+            time.sleep(0.5)
+        prate, pcpu, pnodes = peer.rate(since)
+        peer.stop()
+        print(f"libblackwood jb470 (core {theirs}, {len(peer.samples) - 1 - since} heartbeats): "
+              f"{pnodes} placements in {pcpu:.2f} CPU s "
+              f"= {prate / 1e6:.2f} M/CPU s")
+        print(f"ratio tilesolve / libblackwood: {rate / prate:.3f}")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""The Blackwood break rule (`--break-rule blackwood`): its schedule, its loop with packed
+candidate records (`_breakscan.fast_step`) walking the general loop's tree where no break is
+allowed, and its boards keeping at most one break per placement, none between frame pieces."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+from conftest import INSTANCES, walk
+
+from tilesolve.core import squaregrid as sq
+from tilesolve.families.edgematch import breakscan
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.parse import read_instance
+
+
+def seven():
+    return read_instance(INSTANCES / "e2_7x7.txt")
+
+
+def test_blackwood_schedule_puts_the_breaks_at_its_depths_then_spreads_the_rest():
+    ten = breakscan.blackwood_allow(10, 256)
+    assert ten[:197].sum() == 0 and ten[197] == 1 and ten[202] == 1 and ten[203] == 2
+    assert ten[237] == 9 and ten[238] == 10 and ten[255] == 10
+    more = breakscan.blackwood_allow(14, 256)  # 4 more from 197 + 58 k / 4: 211, 226, 240, 255
+    assert more[196] == 0 and more[197] == 1 and more[210] == 3 and more[211] == 4
+    assert more[226] == 8 and more[238] == 12 and more[240] == 13 and more[255] == 14
+    assert breakscan.blackwood_allow(3, 256).tolist() == ten.clip(max=3).tolist()
+
+
+def test_with_no_break_allowed_the_fast_loop_walks_the_general_loops_tree():
+    tables = breakscan.BreakTables(seven())
+    zero = np.zeros(tables.ncells, np.int32)
+    for seed in (0, 3):  # lists per cell, as the general loop's: the same order, entry by entry
+        general = walk(breakscan.BreakSearcher(tables, seed, zero, "python"), steps=60)
+        fast = walk(breakscan.FastSearcher(tables, seed, zero, zero, shared=False), steps=60)
+        assert fast == general and len(fast) == 60
+
+
+def test_cells_with_the_same_candidates_share_one_kind():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    kind, rows = tables.kinds()
+    grid = kind.reshape(7, 7)
+    # 4 corners, 4 sides, the inner cells, the fixed cell: 10 kinds, one list each
+    assert int(kind.max()) + 1 == 10 and len(set(grid[1:6, 1:6].ravel())) == 2
+    assert grid[1, 1] == grid[5, 5] != grid[3, 3] and grid[0, 1] == grid[0, 5] != grid[6, 1]
+    picked = tables.rows[rows]
+    for i in range(tables.ncells):  # each cell's candidates are its kind's, no more, no less
+        own = tables.rows[tables.rows[:, 0] == i][:, 1:]
+        theirs = picked[kind[picked[:, 0]] == kind[i]][:, 1:]
+        assert sorted(map(tuple, own)) == sorted(map(tuple, theirs))
+
+
+def test_c_core_and_python_loop_walk_the_same_tree_under_the_blackwood_rule():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.blackwood_allow(6, tables.ncells)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    walks = [walk(breakscan.FastSearcher(tables, 2, allow, exact, engine=e), steps=40)
+             for e in ("python", "auto")]
+    assert walks[0] == walks[1] and sum(w[0] == 1 for w in walks[0]) >= 2  # boards on the way
+
+
+def boards(searcher, limit: int = 40) -> list:
+    out, code = [], 0
+    while code != -1 and len(out) < limit:
+        code, _ = searcher.step(100_000)
+        if code == 1:
+            out.append(searcher.solution())
+    return out
+
+
+def test_fast_boards_keep_one_break_per_placement_and_the_frame_exact():
+    inst = seven()
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.blackwood_allow(6, tables.ncells)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    found = boards(breakscan.FastSearcher(tables, 1, allow, exact))
+    assert len(found) == 40
+    for board in found:
+        rep = verify(inst, board, "matches")
+        assert rep.ok
+        broken = 0
+        for d, (r, c) in enumerate(tables.cells):
+            here = inst.edges(*board[(r, c)])
+            west = c > 0 and inst.edges(*board[(r, c - 1)])[sq.E] != here[sq.W]
+            north = r > 0 and inst.edges(*board[(r - 1, c)])[sq.S] != here[sq.N]
+            assert not (west and north)  # one break per placement at most
+            assert not (west and exact[d] & 1) and not (north and exact[d] & 2)
+            broken += west + north
+            assert broken <= allow[d]
+        assert rep.score == sq.join_count(7, 7) - broken
+
+
+def test_blackwood_rule_search_gives_verified_boards_and_lowers_its_cap():
+    inst = seven()
+    sched = breakscan.schedule_of(inst, {"break_rule": "blackwood"})
+    assert sched.rule == "blackwood" and sched.breaks == round(30 * 49 / 256)
+    seen = []
+    res = breakscan.search(inst, sched, 0, node_limit=3_000_000,
+                           on_board=lambda b, k: seen.append(k))
+    assert res.board is not None and seen == sorted(seen, reverse=True) and len(seen) >= 2
+    assert len(set(seen)) == len(seen)  # each board better than the last
+    rep = verify(inst, res.board, "matches")
+    assert rep.ok and rep.score == sq.join_count(7, 7) - res.breaks
+
+
+def test_break_rule_blackwood_on_the_command_line(cli):
+    proc = cli("solve", INSTANCES / "e2_7x7.txt", "-b", "search", "--objective", "matches",
+               "--break-rule", "blackwood", "--seed", "0", "-t", "8", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["status"] in ("feasible", "solved") and out["stats"]["solver"] == "breakscan"
+    assert out["verified"] and out["objective"] == 84 - out["stats"]["breaks"]
