@@ -99,6 +99,11 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 Families read command-line parameters with ``apply_params(config, opts.params)``; the options it
 knows are ``ENGINE_OPTIONS``, so a family's ``OPTIONS`` table is
 ``Options(ENGINE_OPTIONS, its own...)``. ``cbgi_link`` in ``opts.params`` is the portfolio's link.
+
+The family seam: a family's GA is one entry point, ``ga_problem(instance, opts, preset) ->
+GAProblem`` (encoding, config, ``to_board``), declared with ``BACKEND = ga_backend(ga_problem,
+OPTIONS, PRESETS)``; `solve_problem` runs it and `answer` turns every family's GA result into
+its answer the same way.
 """
 
 from __future__ import annotations
