@@ -281,7 +281,8 @@ def test_the_memetic_loop_puts_the_repaired_elite_in_the_worst_members_place():
     from tilesolve.families.edgematch import ga
 
     inst, sol = generate(6, 6, seed=2)
-    enc, cfg = ga.build(inst, SolveOptions(objective="matches", params={"preset": "tuned"}))
+    problem = ga.ga_problem(inst, SolveOptions(objective="matches"), "tuned")
+    enc, cfg = problem.encoding, problem.config
     window = np.array([r * 6 + c for r in range(1, 4) for c in range(1, 4)])
     board, elite = scrambled(inst, sol, window.tolist(), seed=3)
     others = [scrambled(inst, sol, list(range(36)), seed=k)[1] for k in range(4)]

@@ -305,8 +305,10 @@ def test_linear_ranking_probabilities():
 
 def test_paper_preset_is_niangs_ga_and_solves_a_4x4_with_five_patterns():
     _, inst = load_instance(NIANG_4X4)
-    assert isinstance(ga.build(inst, SolveOptions())[0], ga.EdgeEncoding)  # tuned: the default
-    enc, cfg = ga.build(inst, SolveOptions(params={"preset": "paper"}))
+    default = engine.default_preset(ga.PRESETS)
+    assert isinstance(ga.ga_problem(inst, SolveOptions(), default).encoding, ga.EdgeEncoding)
+    problem = ga.ga_problem(inst, SolveOptions(), "paper")  # tuned is the default, paper this
+    enc, cfg = problem.encoding, problem.config
     assert isinstance(enc, ga.NiangEncoding)
     assert not enc.keep_frame and len(enc.groups) == 1  # any piece anywhere in any turn
     assert (cfg.population, cfg.generations, cfg.tournament_k, cfg.elite_count()) == \
@@ -314,7 +316,7 @@ def test_paper_preset_is_niangs_ga_and_solves_a_4x4_with_five_patterns():
     assert (cfg.crossover_rate, cfg.mutation_rate, cfg.elite_replaces_worst) == (0.9, 0.1, True)
     # "Elitism Rate 1" at any population (Tables 5-6: 1000 and 500), not 1/200 of it (5, 2)
     for size in ("500", "1000"):
-        cfg = ga.build(inst, SolveOptions(params={"preset": "paper", "population": size}))[1]
+        cfg = ga.ga_problem(inst, SolveOptions(params={"population": size}), "paper").config
         assert (cfg.population, cfg.elite_count()) == (int(size), 1)
     # the free layout rarely solves it (niang_notes.md); the frame kept, seed 3 does
     out = ga.solve(inst, SolveOptions(seed=3, params={"preset": "paper", "layout": "frame"}))

@@ -3,11 +3,14 @@ families/TEMPLATE, registered here as a fifth) is tested by these without a line
 
 Every family parses its shipped instances and writes them back the same; every declared
 backend solves the family's smallest instance and the answer passes the checker; every model
-it declares exports; every declaration matches its module."""
+it declares exports; every declaration matches its module; every GA is one entry point run
+by the engine's one answer path."""
 
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import json
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from tilesolve.core.solve import backend_params, solve_backend
 TEMPLATE = registry.FamilyEntry("latin", backends=("cpsat",), package="TEMPLATE")
 ENTRIES = [*registry.FAMILIES.values(), TEMPLATE]
 PAIRS = [(e, b) for e in ENTRIES for b in e.backends]
+GAS = [e for e in ENTRIES if "ga" in e.backends]
 EXPORTS = [(e, kind) for e in ENTRIES for b in e.backends for kind in registry.BACKENDS[b].exports]
 PROVEN = ("cpsat", "search")  # solve every small instance within seconds; the others may not
 
@@ -143,3 +147,29 @@ def test_a_family_missing_a_backend_says_so_in_one_line():
 
     with pytest.raises(InputError, match="^the hidato family has no search backend$"):
         get_family("hidato").backend("search")
+
+
+@pytest.mark.parametrize("entry", GAS, ids=_id)
+def test_every_ga_is_one_entry_point_run_by_the_engines_answer_path(entry):
+    """The GA seam: a family's ga.py declares `ga_problem(instance, opts, preset) ->
+    GAProblem` and its backend's solve is backends/ga.py's `solve_problem` over it; every
+    preset builds a GAProblem on the smallest instance, and a 2-generation run is answered by
+    the shared rule (solved, or BUDGET for the generation budget)."""
+    from tilesolve.backends import ga as engine
+
+    module = importlib.import_module(entry.module_path + ".ga")
+    declared = get_family(entry.name).backend("ga")
+    assert declared is module.BACKEND and declared.problem is module.ga_problem
+    assert list(inspect.signature(module.ga_problem).parameters)[1:] == ["opts", "preset"]
+    assert declared.solve.func is engine.solve_problem
+    assert declared.solve.args == (module.ga_problem, declared.presets)
+    fam, inst = load_instance(by_size(entry)[0])
+    for preset in declared.presets:
+        problem = module.ga_problem(inst, SolveOptions(seed=1), preset)
+        assert isinstance(problem, engine.GAProblem)
+        assert (problem.encoding is None) == (problem.runner is not None)
+    res = solve_backend(fam, inst, "small", "ga", SolveOptions(seed=1, params={"generations": "2"}))
+    assert res.status in (Status.SOLVED, Status.BUDGET), res.status
+    assert res.stats["generations"] <= 2 and res.stats["evaluations"] > 0
+    if res.status == Status.BUDGET:
+        assert res.stats["stop_reason"] == "generations"

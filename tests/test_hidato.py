@@ -165,8 +165,10 @@ def test_ga_solves_19_cells_and_cli_reports_it():
 
 
 def test_presets_paper_by_default_and_rts_off_is_the_papers_variant():
-    def cfg(**params):
-        return ga.config(SolveOptions(params=params))
+    inst = FAMILY.read_instance(G19)
+
+    def cfg(preset: str = "paper", **params):
+        return ga.ga_problem(inst, SolveOptions(params=params), preset).config
 
     paper = cfg()
     assert (paper.population, paper.max_evaluations) == (250, 200_000)
@@ -219,7 +221,7 @@ def test_paper_swap_mutation_rate():
 
     inst = FAMILY.read_instance(G37)
     enc = ga.HidatoEncoding(inst)
-    cfg = ga.config(SolveOptions(params={"crossover_rate": "0"}))  # mutation alone
+    cfg = ga.ga_problem(inst, SolveOptions(params={"crossover_rate": "0"}), "paper").config
     run = _Run(enc, cfg, SolveOptions(seed=5), None)
     pop = enc.random(run.rng, 250)
     fit = enc.fitness(pop)

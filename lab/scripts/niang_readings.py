@@ -126,7 +126,8 @@ def main() -> None:
     params = dict(p.split("=", 1) for p in a.param)
     for seed in (int(s) for s in a.seeds.split(",")):
         opts = SolveOptions(seed=seed, params={**params, "generations": a.generations})
-        enc, cfg = ga.build(inst, opts)
+        problem = ga.ga_problem(inst, opts, engine.choose_preset(ga.PRESETS, opts.params).name)
+        enc, cfg = problem.encoding, problem.config
         if a.reading == "per-cell":
             enc.__class__ = PerCell
             cfg.mutation_rate = 1.0  # every child goes to mutate, which draws per cell

@@ -99,6 +99,11 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 Families read command-line parameters with ``apply_params(config, opts.params)``; the options it
 knows are ``ENGINE_OPTIONS``, so a family's ``OPTIONS`` table is
 ``Options(ENGINE_OPTIONS, its own...)``. ``cbgi_link`` in ``opts.params`` is the portfolio's link.
+
+The family seam: a family's GA is one entry point, ``ga_problem(instance, opts, preset) ->
+GAProblem`` (encoding, config, ``to_board``), declared with ``BACKEND = ga_backend(ga_problem,
+OPTIONS, PRESETS)``; `solve_problem` runs it and `answer` turns every family's GA result into
+its answer the same way.
 """
 
 from __future__ import annotations
@@ -118,7 +123,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.options import Option, Options, as_is, count, fraction, positive_int
-from ..core.result import Solution, SolveOptions
+from ..core.registry import Backend
+from ..core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from .compiled import Unsupported
 
 
@@ -1016,3 +1022,88 @@ def apply_params(config: GAConfig, params: dict[str, Any]) -> GAConfig:
     if out.population < 2:
         raise InputError(f"bad value {out.population} for --population; expected an integer >= 2")
     return out
+
+
+# --- the family seam: one entry point per family, one way from a GA result to an answer --------
+@dataclass
+class GAProblem:
+    """A family's GA for one instance: what its one entry point returns,
+    ``ga_problem(instance, opts: SolveOptions, preset: str) -> GAProblem`` (``preset`` is the
+    name ``--preset`` chose, validated), and what `solve_problem` runs and answers with.
+
+    ``encoding``, ``config`` and ``seeds`` are what `evolve` runs; ``to_board(genome)`` is the
+    board a genome shows (the answer's board); ``value(result)`` the answer's objective value
+    without --objective (None: no value; by default the best fitness); ``stats(result)`` the
+    family's statistics beside the engine's (``GAResult.stats``).
+
+    ``scored(result) -> (board, score) | None`` answers --objective: the best board found for
+    it and the score (None: none was found; the run then ran out). None: the GA scores no
+    objective. A run that reached the target has the best score (SOLVED) when
+    ``target_proves_score``; False where the scored board is tracked apart from the fitness
+    (Tantrix's complete clusters: FEASIBLE).
+
+    Two special cases behind the same signature, each stated by the family that uses it:
+
+    - ``engine(problem, opts) -> GAResult``: how the engine runs when not one `evolve` (Tantrix
+      starts fresh runs while the budget lasts and hands back their sum);
+    - ``runner(opts) -> Outcome``: an answer that is no result of this engine (the magic
+      hexagon's paper preset runs ``post_ea``; a board the givens fix needs no run).
+    """
+
+    encoding: Encoding | None
+    config: GAConfig
+    to_board: Callable[[np.ndarray], Solution]
+    seeds: list[np.ndarray] = field(default_factory=list)
+    value: Callable[[GAResult], float | None] = lambda result: result.fitness
+    stats: Callable[[GAResult], dict[str, Any]] = lambda result: {}
+    scored: Callable[[GAResult], tuple[Solution, float] | None] | None = None
+    target_proves_score: bool = True
+    engine: Callable[[GAProblem, SolveOptions], GAResult] | None = None
+    runner: Callable[[SolveOptions], Outcome] | None = None
+
+    @classmethod
+    def answered(cls, runner: Callable[[SolveOptions], Outcome]) -> GAProblem:
+        """A problem whose answer comes from ``runner``, not from this engine."""
+        return cls(None, GAConfig(), lambda genome: {}, runner=runner)
+
+
+def solve_problem(ga_problem: Callable[..., GAProblem], presets: dict[str, Preset],
+                  instance, opts: SolveOptions) -> Outcome:
+    """A family's GA backend: the preset --preset names, the family's problem, the run, the
+    answer (`answer`). Every family's ``--backend ga`` is this function (`ga_backend`)."""
+    t0 = time.perf_counter()
+    problem = ga_problem(instance, opts, choose_preset(presets, opts.params).name)
+    if problem.runner is not None:
+        return problem.runner(opts)
+    if problem.engine is not None:
+        result = problem.engine(problem, opts)
+    else:
+        assert problem.encoding is not None
+        result = evolve(problem.encoding, problem.config, opts, problem.seeds)
+    return answer(problem, result, opts, time.perf_counter() - t0)
+
+
+def answer(problem: GAProblem, result: GAResult, opts: SolveOptions, seconds: float) -> Outcome:
+    """The one way from a GA result to an answer (which the checker's gate then verifies):
+    SOLVED when the run reached the target; with --objective the scored board, FEASIBLE (no GA
+    proves a score optimal) unless the target proves it; else the best board as ran out
+    (`ran_out`: BUDGET for the GA's own budget, TIMEOUT for the clock)."""
+    stats = {**result.stats(), **problem.stats(result), "seconds": round(seconds, 4)}
+    board = problem.to_board(result.best)
+    if opts.objective and problem.scored is not None:
+        scored = problem.scored(result)
+        if scored is None:
+            return Outcome(ran_out(stats), board, None, stats=stats)
+        best, score = scored
+        if result.solved and problem.target_proves_score:
+            return Outcome(Status.SOLVED, best, score, score, stats)
+        return Outcome(Status.FEASIBLE, best, score, None, stats)
+    status = Status.SOLVED if result.solved else ran_out(stats)
+    return Outcome(status, board, problem.value(result), stats=stats)
+
+
+def ga_backend(ga_problem: Callable[..., GAProblem], options: Options,
+               presets: dict[str, Preset], objectives: tuple[str, ...] = ()) -> Backend:
+    """The declaration of a family's GA backend: its entry point run by `solve_problem`."""
+    return Backend("ga", options, functools.partial(solve_problem, ga_problem, presets),
+                   objectives=objectives, presets=presets, problem=ga_problem)

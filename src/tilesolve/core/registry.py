@@ -32,7 +32,9 @@ class Backend:
     `solve(instance, SolveOptions) -> Outcome`; `count` the same for --count (None: the
     backend cannot count); `build(instance, SolveOptions)` the compiled model its runner
     solves, which `tilesolve export` writes (None: nothing to export); `objectives` the
-    --objective names it scores; `presets` the named settings --preset picks (GAs)."""
+    --objective names it scores; `presets` the named settings --preset picks (GAs); `problem`
+    a GA's one entry point, `ga_problem(instance, opts, preset) -> GAProblem`, which `solve`
+    runs (`backends.ga.ga_backend` declares both)."""
 
     name: str
     options: Options
@@ -41,6 +43,7 @@ class Backend:
     count: Callable[..., Any] | None = None
     build: Callable[..., Any] | None = None
     presets: Mapping[str, Any] | None = None
+    problem: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -46,16 +46,13 @@ legal boards only) and `repair` (thesis | off) with
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ...backends import ga as engine
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.registry import Backend
-from ...core.result import Outcome, SolveOptions, Status, ran_out
+from ...core.result import Solution, SolveOptions
 from . import crossovers, mutations
 from .genome import CLASSES, BoardGenome
 from .instance import EdgeInstance
@@ -63,7 +60,7 @@ from .local_search import LocalSearch
 from .niang_fitness import TERMS, niang_fitness
 from .niang_repair import ThesisRepair
 
-__all__ = ["CLASSES", "EdgeEncoding", "NiangEncoding", "PRESETS", "build", "solve"]
+__all__ = ["CLASSES", "EdgeEncoding", "NiangEncoding", "PRESETS", "ga_problem", "solve"]
 
 DEFAULT_TIME = 120.0  # seconds, tuned preset, when no time, generation or evaluation budget
 MUTATIONS = tuple(mutations.TUNED)  # the tuned preset's operator names
@@ -288,48 +285,43 @@ def _tuned_encoding(inst: EdgeInstance, opts: SolveOptions, o: dict) -> EdgeEnco
     return EdgeEncoding(inst, opts.fix, ops, uniform, iters, tenure, lns, side)
 
 
-def build(inst: EdgeInstance, opts: SolveOptions) -> tuple[BoardGenome, engine.GAConfig]:
-    """The encoding and engine configuration for these options (parameters validated).
-
-    `--preset` picks tuned (the default, the best) or paper (Niang's GA as published)."""
+def ga_problem(inst: EdgeInstance, opts: SolveOptions, preset: str) -> engine.GAProblem:
+    """The GA for this puzzle and options (parameters validated): the family's one GA entry
+    point. `preset` is tuned (the default, the best) or paper (Niang's GA as published)."""
     p = opts.params
-    preset = engine.choose_preset(PRESETS, p)
-    cfg = engine.apply_params(preset.config, p)
-    if preset.name == "paper":
+    chosen = PRESETS[preset]
+    cfg = engine.apply_params(chosen.config, p)
+    if chosen.name == "paper":
         if p.get("elitism") is None:  # "Elitism Rate 1" (Tables 1-8): one elite, not 1/200
             cfg.elitism = 1 / cfg.population
-        enc: BoardGenome = _paper_encoding(inst, opts, preset.options)
+        enc: BoardGenome = _paper_encoding(inst, opts, chosen.options)
     else:
-        enc = _tuned_encoding(inst, opts, preset.options)
+        enc = _tuned_encoding(inst, opts, chosen.options)
         if cfg.generations is None and cfg.max_evaluations is None and opts.time_limit is None:
             cfg.time_limit = DEFAULT_TIME
         if enc.tabu_iterations == 0 and enc.lns_moves == 0:
             cfg.stall_generations = 0
-    return enc, cfg
-
-
-def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
-    t0 = time.perf_counter()
-    enc, cfg = build(inst, opts)
     rng = np.random.default_rng(opts.seed)
     seeds = [enc.encode(opts.hint, rng)] if opts.hint else []
-    res = engine.evolve(enc, cfg, opts, seeds=seeds)
-    sol = enc.decode(res.best)
-    stats = res.stats()
-    stats.update(max_fitness=enc.target, population=cfg.population,
-                 seconds=round(time.perf_counter() - t0, 4))
+
+    def score(res: engine.GAResult) -> tuple[Solution, float]:
+        return enc.decode(res.best), int(enc.matches(res.best[None, :])[0])
+
+    return engine.GAProblem(enc, cfg, enc.decode, seeds, value=lambda res: None,
+                            stats=lambda res: _stats(enc, cfg, res), scored=score)
+
+
+def _stats(enc: BoardGenome, cfg: engine.GAConfig, res: engine.GAResult) -> dict:
+    """What the edge-matching GA reports beside the engine: its operators' work."""
+    stats: dict = {"max_fitness": enc.target, "population": cfg.population}
     if isinstance(enc, EdgeEncoding):
         stats["tabu_iterations"] = enc.ls_iterations
     elif enc.heuristics is not None:
         stats["repairs_by_symptom"] = dict(enc.heuristics.done)
     if res.fixed_partial:
         stats["cbgi_partial"] = [[r, c, p, rot] for (r, c), (p, rot) in res.fixed_partial.items()]
-    score = int(enc.matches(res.best[None, :])[0])
-    if res.solved:
-        return Outcome(Status.SOLVED, sol, score if opts.objective else None, score, stats)
-    if opts.objective == "matches":
-        return Outcome(Status.FEASIBLE, sol, score, None, stats)
-    return Outcome(ran_out(stats), sol, None, None, stats)
+    return stats
 
 
-BACKEND = Backend("ga", OPTIONS, solve, objectives=("matches",), presets=PRESETS)
+BACKEND = engine.ga_backend(ga_problem, OPTIONS, PRESETS, objectives=("matches",))
+solve = BACKEND.solve

@@ -100,7 +100,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     end = None if left is None else t0 + left
     # the tuned preset: matched joins as fitness, like the repairs (the paper's fitness differs)
     ga_params = {"preset": "tuned", **{k: v for k, v in p.items() if k in ga.OPTIONS}}
-    enc, cfg = ga.build(inst, replace(opts, params=ga_params))
+    problem = ga.ga_problem(inst, replace(opts, params=ga_params), "tuned")
+    enc, cfg = problem.encoding, problem.config
     board = lns.Board(inst, opts.fix)
     rng = np.random.default_rng(opts.seed)
     sched = lns.schedule_of(p)

@@ -27,8 +27,7 @@ import numpy as np
 
 from ...backends import ga as engine
 from ...core.options import Option, Options
-from ...core.registry import Backend
-from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
+from ...core.result import Outcome, Solution, SolveOptions, Status
 from .instance import HidatoInstance
 
 PAPER = engine.GAConfig(
@@ -216,26 +215,23 @@ def pmx(p1: list[int], p2: list[int], lo: int, hi: int) -> list[int]:
     return child
 
 
-def config(opts: SolveOptions) -> engine.GAConfig:
-    """The preset's engine settings, `--rts off` applied, then explicit engine parameters."""
-    preset = engine.choose_preset(PRESETS, opts.params)
-    cfg = preset.config
+def ga_problem(inst: HidatoInstance, opts: SolveOptions, preset: str) -> engine.GAProblem:
+    """The GA for this puzzle: the family's one GA entry point. The preset's engine settings,
+    `--rts off` applied, then explicit engine parameters; a puzzle whose givens fill every
+    cell is answered without a run."""
+    chosen = PRESETS[preset]
+    cfg = chosen.config
     if not OPTIONS.value(opts.params, "rts"):
-        cfg = dataclasses.replace(cfg, **preset.options["without_rts"])
-    return engine.apply_params(cfg, opts.params)
-
-
-def solve(inst: HidatoInstance, opts: SolveOptions) -> Outcome:
-    cfg = config(opts)
+        cfg = dataclasses.replace(cfg, **chosen.options["without_rts"])
+    cfg = engine.apply_params(cfg, opts.params)
     enc = HidatoEncoding(inst)
     if enc.length == 0:
         sol = enc.decode(np.zeros(0, int))
-        return Outcome(Status.SOLVED, sol, enc.target, stats={"evaluations": 0})
-    seeds = engine.hint_seeds(enc, opts.hint)
-    res = engine.evolve(enc, cfg, opts, seeds)
-    stats = {**res.stats(), "max_fitness": enc.target, "seconds": round(res.seconds, 4)}
-    status = Status.SOLVED if res.solved else ran_out(stats)
-    return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)
+        return engine.GAProblem.answered(
+            lambda opts: Outcome(Status.SOLVED, sol, enc.target, stats={"evaluations": 0}))
+    return engine.GAProblem(enc, cfg, enc.decode, engine.hint_seeds(enc, opts.hint),
+                            stats=lambda res: {"max_fitness": enc.target})
 
 
-BACKEND = Backend("ga", OPTIONS, solve, presets=PRESETS)
+BACKEND = engine.ga_backend(ga_problem, OPTIONS, PRESETS)
+solve = BACKEND.solve

@@ -27,7 +27,6 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
 from . import post_ea
 from .instance import MagicHexInstance
@@ -169,7 +168,7 @@ def budgeted(cfg: engine.GAConfig, opts: SolveOptions) -> engine.GAConfig:
     return cfg
 
 
-def config(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, int]:
+def tuned_settings(opts: SolveOptions, preset: engine.Preset) -> tuple[engine.GAConfig, int, int]:
     """The tuned preset's engine settings, swaps and polish steps."""
     cfg = engine.apply_params(preset.config, opts.params)
     cand = given(opts, "candidates", preset.options["candidates"])
@@ -220,23 +219,25 @@ def solve_paper(inst: MagicHexInstance, opts: SolveOptions, preset: engine.Prese
     return Outcome(status, boards.decode(run.best_board), float(-run.best_cost), stats=stats)
 
 
-def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
+def ga_problem(inst: MagicHexInstance, opts: SolveOptions, preset: str) -> engine.GAProblem:
+    """The GA for this puzzle: the family's one GA entry point. Two answers come from runners
+    of their own: the paper preset runs the post's EA (`post_ea`, not this engine), and givens
+    that leave at most one cell free fix the board."""
     # CBGI is no part of the post's EA: a run that asks for it, as the portfolio's GA lane does,
     # gets the tuned preset unless --preset says otherwise
     cbgi = "cbgi_link" in opts.params or "cbgi" in opts.params
-    preset = engine.choose_preset(PRESETS, opts.params, "tuned" if cbgi else "paper")
+    if cbgi and engine.PRESET_PARAM not in opts.params:
+        preset = "tuned"
+    chosen = PRESETS[preset]
     if len(LineAlgebra(inst).movable.nonzero()[0]) < 2:
-        return fixed_board(inst)
-    if preset.name == "paper":
-        return solve_paper(inst, opts, preset)
-    check_options(opts, preset, (*engine.ENGINE_OPTIONS.names(), "candidates", "swaps", "polish"))
-    cfg, swaps, polish = config(opts, preset)
+        return engine.GAProblem.answered(lambda opts: fixed_board(inst))
+    if chosen.name == "paper":
+        return engine.GAProblem.answered(lambda opts: solve_paper(inst, opts, chosen))
+    check_options(opts, chosen, (*engine.ENGINE_OPTIONS.names(), "candidates", "swaps", "polish"))
+    cfg, swaps, polish = tuned_settings(opts, chosen)
     enc = MagicHexEncoding(inst, swaps, polish)
-    seeds = engine.hint_seeds(enc, opts.hint)
-    res = engine.evolve(enc, cfg, opts, seeds)
-    stats = {**res.stats(), "seconds": round(res.seconds, 4), "preset": preset.name}
-    status = Status.SOLVED if res.solved else ran_out(stats)
-    return Outcome(status, enc.decode(res.best), res.fitness, stats=stats)
+    return engine.GAProblem(enc, cfg, enc.decode, engine.hint_seeds(enc, opts.hint),
+                            stats=lambda res: {"preset": chosen.name})
 
 
 def fixed_board(inst: MagicHexInstance) -> Outcome:
@@ -247,4 +248,5 @@ def fixed_board(inst: MagicHexInstance) -> Outcome:
     return Outcome(Status.SOLVED if fit == 0 else Status.INFEASIBLE, enc.decode(genome), fit)
 
 
-BACKEND = Backend("ga", OPTIONS, solve, presets=PRESETS)
+BACKEND = engine.ga_backend(ga_problem, OPTIONS, PRESETS)
+solve = BACKEND.solve

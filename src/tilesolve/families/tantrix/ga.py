@@ -23,6 +23,7 @@ streamed through `opts.on_solution`.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import replace
 
@@ -31,8 +32,7 @@ import numpy as np
 from ...backends import ga as engine
 from ...core.errors import InputError
 from ...core.options import Option, Options, count, fraction, positive_int
-from ...core.registry import Backend
-from ...core.result import Outcome, Solution, SolveOptions, Status, ran_out
+from ...core.result import Solution, SolveOptions
 from .check import verify
 from .downing_growth import (
     PYRAMID_ORDERS,
@@ -292,89 +292,100 @@ def _tuned_encoding(inst: TantrixInstance, params: dict, opt: dict) -> TantrixEn
     )
 
 
-def configure(inst: TantrixInstance, opts: SolveOptions):
-    """The preset, encoding, engine configuration and restart cap from opts.params."""
+def ga_problem(inst: TantrixInstance, opts: SolveOptions, preset: str) -> engine.GAProblem:
+    """The GA for this puzzle: the family's one GA entry point. Its engine is `Restarts` (fresh
+    runs while the budget lasts, as one result); with --objective (paper preset only) the
+    answer is the best complete, hole-free cluster any run developed (`scored`)."""
     params = opts.params
-    preset = engine.choose_preset(PRESETS, params)
-    base = preset.config
-    if preset is PAPER:  # Downing's budget for this kind of puzzle
+    chosen = PRESETS[preset]
+    base = chosen.config
+    if chosen is PAPER:  # Downing's budget for this kind of puzzle
         population, generations = paper_budget(inst)
         base = replace(base, population=population, generations=generations)
-        enc = _paper_encoding(inst, params, preset.options)
+        enc: TantrixEncoding | DowningEncoding = _paper_encoding(inst, params, chosen.options)
     else:
-        enc = _tuned_encoding(inst, params, preset.options)
+        enc = _tuned_encoding(inst, params, chosen.options)
     cfg = engine.apply_params(base, params)
-    restarts = _option(params, "restarts", preset.options["restarts"])
-    return preset, enc, cfg, restarts
-
-
-def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    preset, enc, cfg, restarts = configure(inst, opts)
-    budgeted = opts.time_limit is not None or cfg.max_evaluations is not None
+    restarts = _option(params, "restarts", chosen.options["restarts"])
+    scored = None
     if opts.objective:
         FAMILY.check_objective(opts.objective)
         if not isinstance(enc, DowningEncoding):
             raise InputError(f"--objective {opts.objective} runs with --preset paper only")
-        if "restarts" not in opts.params:  # fresh runs at the paper's budget while -t lasts
+        if "restarts" not in params:  # fresh runs at the paper's budget while -t lasts
             restarts = None
         watch_valid(enc, opts)
+        scored = functools.partial(best_cluster, enc)
     if restarts is None:
+        budgeted = opts.time_limit is not None or cfg.max_evaluations is not None
         restarts = 10**9 if budgeted else 0
-    t0 = time.perf_counter()
-    best: tuple[float, np.ndarray] | None = None
-    shown = -np.inf
-    runs, generations, evaluations = 0, 0, 0
+    runs = Restarts(inst, restarts)
 
-    def stream(sol: Solution, fit: float | None) -> None:
-        nonlocal shown
-        if opts.on_solution is not None and fit is not None and fit > shown:
-            shown = fit
-            opts.on_solution(sol, fit)
+    def stats(res: engine.GAResult) -> dict:
+        out = {"developed": enc.developed, "best_fitness": round(res.fitness, 6),
+               "runs": runs.runs, "preset": chosen.name, "population": cfg.population,
+               "generation_limit": cfg.generations,
+               "fitness_mode": enc.mode if isinstance(enc, TantrixEncoding)
+               else enc.grower.weights.mode}
+        if scored is not None and scored(res) is None:
+            out["complete_clusters"] = 0
+        return out
 
-    res = None
-    solved = False
-    while True:
-        left = None if opts.time_limit is None else opts.time_limit - (time.perf_counter() - t0)
-        run_cfg = replace(
-            cfg,
-            seed=opts.seed * 7919 + runs,  # each restart draws a fresh population
-            max_evaluations=None if cfg.max_evaluations is None
-            else cfg.max_evaluations - evaluations,
-        )
-        res = engine.evolve(enc, run_cfg, replace(opts, time_limit=left, on_solution=stream))
-        runs += 1
-        generations += res.generations
-        evaluations += res.evaluations
-        if best is None or res.solved or (res.fitness > best[0] and not solved):
-            best = (res.fitness, res.best)
-        solved = solved or res.solved
-        if res.solved or res.stop_reason != "generations" or runs > restarts:
-            break
-        if opts.time_limit is not None and time.perf_counter() - t0 >= opts.time_limit:
-            break
-    assert best is not None and res is not None
-    sol = enc.decode(best[1])
-    solved = solved and verify(inst, sol).ok
-    stats = {
-        **res.stats(),
-        "generations": generations,
-        "evaluations": evaluations,
-        "developed": enc.developed,
-        "best_fitness": round(best[0], 6),
-        "runs": runs,
-        "preset": preset.name,
-        "population": cfg.population,
-        "generation_limit": cfg.generations,
-        "seconds": round(time.perf_counter() - t0, 4),
-    }
-    if isinstance(enc, TantrixEncoding):
-        stats["fitness_mode"] = enc.mode
-    else:
-        stats["fitness_mode"] = enc.grower.weights.mode
-    if opts.objective:
-        return scored_outcome(enc, stats, sol)
-    return Outcome(Status.SOLVED if solved else ran_out(stats), sol, round(best[0], 6),
-                   stats=stats)
+    return engine.GAProblem(enc, cfg, enc.decode, value=lambda res: round(res.fitness, 6),
+                            stats=stats, scored=scored, target_proves_score=False,
+                            engine=runs.run)
+
+
+class Restarts:
+    """Tantrix's GA engine: fresh runs (a new population each) at the preset's generation budget
+    until one solves, the clock or the evaluation budget ends, or `cap` restarts were made;
+    handed back as one result: the best genome over the runs (a solution once one is found,
+    and only one the checker accepts counts as solved), generations and evaluations summed,
+    the rest the last run's."""
+
+    def __init__(self, inst: TantrixInstance, cap: int) -> None:
+        self.inst, self.cap, self.runs = inst, cap, 0
+
+    def run(self, problem: engine.GAProblem, opts: SolveOptions) -> engine.GAResult:
+        enc, cfg = problem.encoding, problem.config
+        assert enc is not None
+        t0 = time.perf_counter()
+        best: tuple[float, np.ndarray] | None = None
+        shown = -np.inf
+        generations, evaluations = 0, 0
+
+        def stream(sol: Solution, fit: float | None) -> None:
+            nonlocal shown
+            if opts.on_solution is not None and fit is not None and fit > shown:
+                shown = fit
+                opts.on_solution(sol, fit)
+
+        res = None
+        solved = False
+        while True:
+            left = None if opts.time_limit is None else opts.time_limit - (time.perf_counter() - t0)
+            run_cfg = replace(
+                cfg,
+                seed=opts.seed * 7919 + self.runs,  # each restart draws a fresh population
+                max_evaluations=None if cfg.max_evaluations is None
+                else cfg.max_evaluations - evaluations,
+            )
+            res = engine.evolve(enc, run_cfg, replace(opts, time_limit=left, on_solution=stream))
+            self.runs += 1
+            generations += res.generations
+            evaluations += res.evaluations
+            if best is None or res.solved or (res.fitness > best[0] and not solved):
+                best = (res.fitness, res.best)
+            solved = solved or res.solved
+            if res.solved or res.stop_reason != "generations" or self.runs > self.cap:
+                break
+            if opts.time_limit is not None and time.perf_counter() - t0 >= opts.time_limit:
+                break
+        assert best is not None and res is not None
+        solved = solved and verify(self.inst, enc.decode(best[1])).ok
+        return replace(res, best=best[1], fitness=best[0], generations=generations,
+                       evaluations=evaluations, solved=solved,
+                       seconds=time.perf_counter() - t0)
 
 
 def watch_valid(enc: DowningEncoding, opts: SolveOptions) -> None:
@@ -385,14 +396,15 @@ def watch_valid(enc: DowningEncoding, opts: SolveOptions) -> None:
     enc.on_valid = note
 
 
-def scored_outcome(enc: DowningEncoding, stats: dict, fallback: Solution) -> Outcome:
-    """--objective: the best complete, hole-free cluster any run developed (FEASIBLE: no GA
-    proves a score optimal); without one, the best individual's cluster as a TIMEOUT."""
+def best_cluster(enc: DowningEncoding, res: engine.GAResult) -> tuple[Solution, float] | None:
+    """--objective: the best complete, hole-free cluster any run developed and its score
+    (FEASIBLE: no GA proves a score optimal); None without one (the best individual's cluster
+    is then the answer, as ran out)."""
     if enc.best_valid is None:
-        stats["complete_clusters"] = 0
-        return Outcome(ran_out(stats), fallback, None, stats=stats)
+        return None
     score, genome = enc.best_valid
-    return Outcome(Status.FEASIBLE, enc.decode(genome), float(score), stats=stats)
+    return enc.decode(genome), float(score)
 
 
-BACKEND = Backend("ga", OPTIONS, solve, objectives=("longest",), presets=PRESETS)
+BACKEND = engine.ga_backend(ga_problem, OPTIONS, PRESETS, objectives=("longest",))
+solve = BACKEND.solve
