@@ -54,8 +54,9 @@ def _context():
 
 @contextlib.contextmanager
 def sigint_blocked():
-    """Start helper processes (the forkserver, the resource tracker, Dask's workers) with
-    Ctrl-C blocked, which they keep through exec, as lanes forked by the forkserver do: a
+    """Start helper processes (the forkserver, Dask's workers) with Ctrl-C blocked, which
+    they keep through exec, as lanes forked by the forkserver do (the resource tracker
+    blocks it while it starts, then unblocks it, ending this block: start it first): a
     Ctrl-C to the process group while the forkserver imported its preload, or a lane
     started, printed their KeyboardInterrupt tracebacks (2 runs of 6 in the first second of
     a portfolio). Blocked here in the main thread only: another thread takes the signal and
