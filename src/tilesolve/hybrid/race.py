@@ -40,16 +40,23 @@ def _context():
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload(["tilesolve.hybrid.lanes"])  # lanes fork with it imported
     _watch_temp_folder()
-    with deferred_signals(), sigint_blocked():
+    with deferred_signals():
+        # the tracker first, outside the block: multiprocessing starts it with SIGINT and
+        # SIGTERM blocked and then unblocks them, whatever the mask was before, so inside
+        # the block it undid the block, and the forkserver started after it took a Ctrl-C
+        # while importing its preload: a KeyboardInterrupt traceback (4 runs of 30 with
+        # Ctrl-C 0.8-1.8 s into a portfolio). Running, the tracker is not started again.
         quiet_tracker()
-        forkserver.ensure_running()
+        with sigint_blocked():
+            forkserver.ensure_running()
     return ctx
 
 
 @contextlib.contextmanager
 def sigint_blocked():
-    """Start helper processes (the forkserver, the resource tracker, Dask's workers) with
-    Ctrl-C blocked, which they keep through exec, as lanes forked by the forkserver do: a
+    """Start helper processes (the forkserver, Dask's workers) with Ctrl-C blocked, which
+    they keep through exec, as lanes forked by the forkserver do (the resource tracker
+    blocks it while it starts, then unblocks it, ending this block: start it first): a
     Ctrl-C to the process group while the forkserver imported its preload, or a lane
     started, printed their KeyboardInterrupt tracebacks (2 runs of 6 in the first second of
     a portfolio). Blocked here in the main thread only: another thread takes the signal and
@@ -124,11 +131,16 @@ class Race:
         proc = self.ctx.Process(
             target=lanes.main, args=(spec, stop, self.out, ctrl), name=f"tilesolve-{spec.name}"
         )
-        # a half-started child must not be left unaccounted for
-        with deferred_signals(), _main_kept_home():
-            proc.start()
-        lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
-        self.lanes[spec.name] = lane
+        # a half-started child must not be left unaccounted for: the lane is on the books
+        # before a signal held during its start is passed on. Booked after it, a SIGTERM in
+        # that moment left the lane out of the kill; the parent's exit then removed the
+        # queues' semaphores while the lane still loaded them, and the lane printed a
+        # FileNotFoundError traceback (4 runs of 12 with SIGTERM 0.8-1.8 s into a portfolio)
+        with deferred_signals():
+            with _main_kept_home():
+                proc.start()
+            lane = Lane(spec, proc, stop, ctrl, time.perf_counter())
+            self.lanes[spec.name] = lane
         return lane
 
     def running(self) -> list[Lane]:
