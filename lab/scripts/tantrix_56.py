@@ -9,13 +9,15 @@ every backend polls, so a loaded machine does not shrink the search (a wall limi
 as lab/results/tantrix_56/<puzzle>_<backend>_cpu<S>_s<seed>.json when the run ends; runs whose file
 exists are skipped, so a stopped measurement resumes. While a run goes, every better verified
 board it streams is written to <same name>.best-so-far.json, so a long run stopped early keeps
-its best board. Then the best verified board of each
+its best board, and a line (score, CPU and wall seconds) is added to
+<same name>.best-so-far.log.jsonl. Then the best verified board of each
 puzzle over every saved run is written to lab/results/tantrix_<puzzle>_best.json (`tilesolve verify
 INSTANCE FILE --objective longest` reproduces its score) and a markdown table is printed.
 
     python lab/scripts/tantrix_56.py --cpu-budget 300 --backends search,ga,cpsat
     python lab/scripts/tantrix_56.py --cpu-budget 60 --backends milp:highs,milp:cbc,sat
     python lab/scripts/tantrix_56.py --cpu-budget 300 --backends milp:highs,sat,cpsat --from-best
+    taskset -c 1 python lab/scripts/tantrix_56.py --cpu-budget 600 --backends lns --from-best
 
 A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`).
 """
@@ -75,6 +77,9 @@ def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
             tmp = partial.with_suffix(".tmp")
             tmp.write_text(json.dumps(body) + "\n")
             tmp.replace(partial)
+            with partial.with_suffix(".log.jsonl").open("a") as log:  # score against CPU s
+                log.write(json.dumps({k: body[k] for k in (
+                    "objective", "cpu_seconds", "wall_seconds", "source")}) + "\n")
 
     note.takes_source = True  # type: ignore[attr-defined]
     return note

@@ -92,7 +92,7 @@ RACES = ("portfolio",)  # --backend names that race the backends above (tilesolv
 FAMILIES: dict[str, FamilyEntry] = {f.name: f for f in (
     FamilyEntry("edgematch", ("matches",),
                 ("cpsat", "milp", "sat", "ga", "search", "lns", "memetic"), generates=True),
-    FamilyEntry("tantrix", ("longest",), ("cpsat", "milp", "sat", "ga", "search")),
+    FamilyEntry("tantrix", ("longest",), ("cpsat", "milp", "sat", "ga", "search", "lns")),
     FamilyEntry("hidato", (), ("cpsat", "milp", "sat", "ga"), generates=True),
     FamilyEntry("magichex", (), ("cpsat", "milp", "sat", "ga", "search")),
 )}

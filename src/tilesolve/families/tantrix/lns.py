@@ -1,0 +1,177 @@
+"""The lns backend for --objective longest: a large-neighbourhood search over a free shape.
+
+The other score backends fill one fixed compact 56-cell shape, so the shape long loops need
+is never searched (lab/pages/tantrix_56.md). Here the shape changes: each step takes the tiles
+out of a window of the current board, adds empty cells next to the cluster to the window, and
+re-solves the window with CP-SAT for Downing's score, the rest of the board fixed
+(`window_model`: golden rule, one cluster, no holes, the score's pieces through the window).
+A tile may move to one of the empty cells and leave its own cell empty, so the cluster's
+outline moves step by step.
+
+Windows, one of two kinds per step:
+- loop surgery (`--surgery`, the share of steps): a goal colour, its longest piece of the
+  goal's kind and the nearest other piece of that colour; the window is centred where the two
+  come closest, so a re-solve can splice them into one;
+- a window around a random tile of the cluster.
+
+The checker (`check.verify`) verifies every board the search moves to; a board is kept when
+its score is not lower (equal scores let the shape drift), and the best is offered to the
+pipeline as it improves. The start: the `hint` board (a `--hint FILE` or a portfolio's
+board), else the compact fill of the search backend. No bound is proved: FEASIBLE.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+
+from ortools.sat.python import cp_model
+
+from ...backends import cpsat as runner
+from ...core import hexgrid as hx
+from ...core.errors import InputError
+from ...core.options import Option, Options, fraction, positive_int, seconds
+from ...core.registry import Backend
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from . import check, score_search
+from .window_model import WindowModel
+
+Hex = hx.Hex
+OBJECTIVES = ("longest",)
+
+
+OPTIONS = Options(
+    Option("window", positive_int, 10, "--objective longest: tiles a step takes out"),
+    Option("empty", positive_int, 8, "--objective longest: empty cells next to the cluster a "
+           "step adds to the window (where the shape may grow)"),
+    Option("surgery", fraction, 0.5, "--objective longest: share of steps whose window joins the "
+           "longest piece of a goal colour to the nearest other piece of that colour"),
+    Option("window_seconds", seconds, 2.0, "--objective longest: CP-SAT's time on one window "
+           "(seconds and deterministic units)"),
+    Option("steps", positive_int, 200, "--objective longest: steps when there is no -t"),
+    Option("hint", str, None, "--objective longest: a board file to start from"),
+)
+
+
+def surgery_centre(inst, board: Solution, rng: random.Random) -> Hex | None:
+    """Where a goal colour's longest piece of the goal's kind comes closest to another piece
+    of that colour (None when the colour draws one piece only)."""
+    goal = rng.choice(inst.goals)
+    lines = check.colour_lines(board, goal.colour)
+    want = goal.kind == "loop"
+    mine = [p for p, closed in zip(lines.pieces, lines.closed, strict=True) if closed == want]
+    if not mine or len(lines.pieces) < 2:
+        return None
+    main = max(mine, key=len)
+    others = [c for p in lines.pieces if p is not main for c in p]
+    pairs = [(hx.distance(a, b), rng.random(), a, b) for a in main for b in others]
+    _d, _r, a, b = min(pairs)
+    return rng.choice((a, b))
+
+
+def window(board: Solution, centre: Hex, tiles: int, empty: int,
+           rng: random.Random) -> tuple[list[Hex], list[Hex]]:
+    """The `tiles` placed cells nearest the centre and the `empty` free cells next to the
+    cluster nearest it."""
+    def near(cells):
+        return sorted(cells, key=lambda c: (hx.distance(c, centre), rng.random()))
+    taken = near(board)[:tiles]
+    rim = {nb for c in board for nb in hx.neighbours(c) if nb not in board}
+    return taken, near(rim)[:empty]
+
+
+class FreeShapeLns:
+    def __init__(self, inst, opts: SolveOptions):
+        self.inst, self.opts = inst, opts
+        self.p = {k: OPTIONS.value(opts.params, k) for k in OPTIONS.names()}
+        self.rng = random.Random(opts.seed)
+        self.steps = self.moves = self.better = self.surgeries = self.rejected = 0
+
+    def start(self) -> Solution | None:
+        """The hint board when it verifies, else the search backend's compact fill."""
+        board = self.opts.hint
+        if board and check.verify(self.inst, board, check.LONGEST).ok:
+            return dict(board)
+        t = score_search.Tables.build(self.inst)
+        while not self.late():
+            full = score_search.first_fill(t, self.rng, score_search.FILL_NODES,
+                                           self.opts.deadline(), self.opts)
+            if full is not None:
+                return {t.cells[i]: (t.tiles[j], rot) for i, (j, rot) in enumerate(full)}
+        return None
+
+    def late(self) -> bool:
+        deadline = self.opts.deadline()
+        return self.opts.stopped() or (deadline is not None and time.monotonic() >= deadline)
+
+    def step(self, board: Solution, score: int) -> tuple[Solution, int] | None:
+        """One window re-solved; the verified board and its score, or None."""
+        centre = None
+        if self.rng.random() < self.p["surgery"]:
+            centre = surgery_centre(self.inst, board, self.rng)
+            self.surgeries += centre is not None
+        if centre is None:
+            centre = self.rng.choice(sorted(board))
+        taken, empty = window(board, centre, self.p["window"], self.p["empty"], self.rng)
+        model = WindowModel(self.inst, board, taken, empty, floor=score)
+        left = self.opts.remaining()
+        limit = self.p["window_seconds"] if left is None else min(left, self.p["window_seconds"])
+        # the deterministic limit makes a seeded run repeat on a loaded machine as well
+        solver = runner.make_solver(dataclasses.replace(
+            self.opts, time_limit=max(0.01, limit), seed=self.rng.randrange(2**31 - 1),
+            verbose=False, params={}), max_deterministic_time=self.p["window_seconds"])
+        if solver.solve(model.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        new = model.board(solver)
+        rep = check.verify(self.inst, new, check.LONGEST)
+        if not rep.ok:  # the model states the checker's rules; count any disagreement
+            self.rejected += 1
+            return None
+        return new, int(rep.score)
+
+    def run(self) -> Outcome:
+        t0 = time.perf_counter()
+        board = self.start()
+        if board is None:
+            return Outcome(Status.TIMEOUT, stats=self.stats(t0, None))
+        score = int(check.score(self.inst, board))
+        best, best_score = dict(board), score
+        self.opts.offer(best, float(best_score), source="lns")
+        limit = None if self.opts.time_limit is not None else self.p["steps"]
+        while not self.late() and (limit is None or self.steps < limit):
+            self.steps += 1
+            got = self.step(board, score)
+            if got is not None and got[1] >= score:
+                self.moves += got[0] != board
+                board, score = got
+            if score > best_score:
+                best, best_score = dict(board), score
+                self.better += 1
+                self.opts.offer(best, float(best_score), source="lns")
+            self.opts.report(best=best_score, steps=self.steps)
+        return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
+
+    def stats(self, t0: float, best) -> dict:
+        return {**{k: v for k, v in self.p.items() if k != "hint"}, "solver": "free-shape lns",
+                "steps": self.steps, "moves": self.moves, "improvements": self.better,
+                "surgery_windows": self.surgeries, "rejected_by_checker": self.rejected,
+                "best_score": best, "seconds": round(time.perf_counter() - t0, 4)}
+
+
+def solve(inst, opts: SolveOptions) -> Outcome:
+    if opts.objective not in OBJECTIVES:
+        raise InputError("the lns backend of tantrix searches --objective longest only")
+    if inst.shape != "free":
+        raise InputError("the lns backend of tantrix changes the shape: free shapes only")
+    if not inst.goals or any(g.colour == "any" for g in inst.goals):
+        raise InputError("the lns backend of tantrix scores goals of given colours (no 'any')")
+    path = opts.params.get("hint")
+    if path is not None:
+        from .family import FAMILY
+
+        opts = dataclasses.replace(opts, hint=FAMILY.read_solution(inst, path))
+    return FreeShapeLns(inst, opts).run()
+
+
+BACKEND = Backend("lns", OPTIONS, solve, objectives=OBJECTIVES)

@@ -1,0 +1,60 @@
+"""The free-shape LNS of --objective longest (families/tantrix/lns.py): its window model keeps
+the checker's rules and finds the window's best score, and its steps improve a poor board on a
+free shape, the shape changing on the way."""
+
+from __future__ import annotations
+
+import random
+
+from conftest import INSTANCES
+from ortools.sat.python import cp_model
+
+from tilesolve.core.family import load_instance
+from tilesolve.core.result import SolveOptions
+from tilesolve.families.tantrix import check, lns
+from tilesolve.families.tantrix.window_model import WindowModel
+
+
+def poor_board():
+    """Discovery 10 (red loop through tiles 1-10, best score 10) on the search backend's
+    compact fill: a valid board whose score is 0."""
+    _, inst = load_instance(INSTANCES / "tantrix_discovery_10.txt")
+    start = lns.FreeShapeLns(inst, SolveOptions(objective="longest", seed=1, threads=1)).start()
+    assert check.verify(inst, start, check.LONGEST).ok and check.score(inst, start) == 0
+    return inst, start
+
+
+def test_a_window_over_the_whole_board_and_empty_cells_finds_the_red_loop():
+    inst, start = poor_board()
+    taken, empty = lns.window(start, (0, 0), 10, 8, random.Random(0))
+    model = WindowModel(inst, start, taken, empty, floor=0)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(model.m) == cp_model.OPTIMAL
+    board = model.board(solver)
+    rep = check.verify(inst, board, check.LONGEST)
+    assert rep.ok and rep.score == 10  # every tile on one red loop: the puzzle's answer
+    assert set(board) != set(start)  # the shape changed to hold it
+
+
+def test_a_window_that_may_not_reach_a_better_board_keeps_every_rule():
+    inst, start = poor_board()
+    for seed in range(4):  # small windows and empty cells at random tiles
+        rng = random.Random(seed)
+        taken, empty = lns.window(start, rng.choice(sorted(start)), 4, 4, rng)
+        model = WindowModel(inst, start, taken, empty, floor=0)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        assert solver.solve(model.m) == cp_model.OPTIMAL
+        rep = check.verify(inst, model.board(solver), check.LONGEST)
+        assert rep.ok and rep.score == solver.objective_value // (len(model.cells) + 1)
+
+
+def test_the_lns_improves_a_poor_board_and_the_checker_agrees():
+    inst, start = poor_board()
+    out = lns.solve(inst, SolveOptions(objective="longest", seed=3, threads=1, hint=start,
+                                       params={"window": 7, "empty": 6, "steps": 10}))
+    rep = check.verify(inst, out.solution, check.LONGEST)
+    assert rep.ok and rep.score == out.objective == 10
+    assert set(out.solution) != set(start)
+    assert out.stats["rejected_by_checker"] == 0
