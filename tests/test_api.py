@@ -136,7 +136,7 @@ def test_count_tantrix_and_the_magic_hexagon():
 
 def test_backend_options_reach_the_backend_and_best_boards_stay_apart(tmp_path):
     puzzle = tilesolve.load(INSTANCES / "e2_16x16.txt")
-    result = puzzle.solve(backend="ga", generations=2, population=20, seed=3)
+    result = puzzle.solve(backend="ga", preset="paper", generations=2, population=20, seed=3)
     assert result.status == Status.BUDGET and result.stats["population"] == 20
     assert result.solution is None and len(result.best) == 256
     report = result.verify()
