@@ -161,6 +161,26 @@ def test_count_order_3_is_one_up_to_symmetry(backend):
     assert (data["count"], data["count_raw"]) == (1, 12)
 
 
+@pytest.mark.parametrize("channel", [False, True])
+def test_cpsat_symmetry_breaking_keeps_one_board_per_orbit(channel):
+    """The broken model's boards, all enumerated: order 3's hexagon once; the zero-sum order 3's
+    26 hexagons up to rotation and reflection are 19 up to negation too, and every one of the
+    19 keeps a board (23 boards: in 4 orbits a board and its negation both have smallest +
+    largest corner 0, so both stay)."""
+    from tilesolve.backends import cpsat as runner
+    from tilesolve.families.magichex.cpsat import MagicHexCpsat
+
+    inst = read_instance(ORDER3)
+    (only,) = runner.count(MagicHexCpsat(inst, channel=channel), SolveOptions(threads=1)).solutions
+    assert canonical(inst, only) == canonical(inst, board(inst, KNOWN))
+    zero = read_instance(INSTANCES / "magichex_3_zero.txt")
+    found = runner.count(MagicHexCpsat(zero, channel=channel), SolveOptions(threads=1)).solutions
+    up_to_negation = {min(canonical(zero, s), canonical(zero, {c: -v for c, v in s.items()}))
+                      for s in found}
+    assert all(verify(zero, s).ok for s in found)
+    assert len(found) == 23 and len(up_to_negation) == 19
+
+
 @pytest.mark.slow  # the search's whole tree (a count on order 3 stays: test_count_order_3_...)
 def test_count_zero_sum_order_3_is_26():
     res = run_cli("solve", INSTANCES / "magichex_3_zero.txt", "--count", "--backend", "search",

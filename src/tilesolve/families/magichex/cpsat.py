@@ -1,9 +1,13 @@
 """The magic hexagon as a CP-SAT model.
 
 Rules, as the model states them: one integer per cell over first..last, all different, each
-of the 3(2n-1) lines sums to the magic constant, givens fixed. Without givens the 12
-symmetries are broken: the top-left corner holds the smallest corner number and its clockwise
-neighbour corner is smaller than its anticlockwise one.
+of the 3(2n-1) lines sums to the magic constant, givens fixed; implied, all cells together sum
+to the sum of the numbers. `--channel` adds the board as Booleans "cell c holds v" (exactly
+one per cell and per number, tied to the integers), the all-different as a permutation.
+Without givens the 12 symmetries are broken: the top-left corner holds the smallest corner
+number and its clockwise neighbour corner is smaller than its anticlockwise one. When the
+numbers are symmetric around 0 (first = -last, magic sum 0), negating every number maps a
+magic hexagon to another; that symmetry is broken too (smallest + largest corner <= 0).
 
 Search (`--strategy`):
 - `auto` (default up to order 3) leaves the search to CP-SAT's own portfolio;
@@ -38,31 +42,47 @@ OPTIONS = Options(
            "tabu search's board as the hint (default: tabu from order 4, else auto)", STRATEGIES),
     Option("tabu_seconds", seconds, None, "--strategy tabu: s of tabu search (default: 0.8 of "
            "the limit, else 60)"),
+    Option("channel", bool, False, "also state the board as cell-holds-number Booleans, "
+           "exactly one per cell and per number"),
     NO_SYMMETRY,
 )
 
 
 class MagicHexCpsat(runner.CpsatModel):
-    def __init__(self, inst: MagicHexInstance, symmetry: bool = True, strategy: str = "auto"):
+    def __init__(self, inst: MagicHexInstance, symmetry: bool = True, strategy: str = "auto",
+                 channel: bool = False):
         self.inst = inst
         m = self.model = cp_model.CpModel()
         self.x = {c: m.new_int_var(inst.first, inst.last, f"x{c}") for c in inst.cells}
         m.add_all_different(list(self.x.values()))
         for _name, line in inst.lines:
             m.add(sum(self.x[c] for c in line) == inst.magic)
+        m.add(sum(self.x.values()) == sum(inst.values))  # implied by the permutation
+        if channel:
+            self._channel()
         for c, v in inst.givens.items():
             m.add(self.x[c] == v)
         if symmetry and not inst.givens and inst.order > 1:
-            corner = [self.x[c] for c in inst.corners]
-            for other in corner[1:]:
-                m.add(corner[0] < other)
-            m.add(corner[1] < corner[5])
+            break_symmetries(m, inst, self.x)
         self.strategy = strategy
         if strategy == "fixed":
             order = [self.x[c] for c in cell_order(inst)]
             m.add_decision_strategy(
                 order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MEDIAN_VALUE
             )
+
+    def _channel(self) -> None:
+        """b[c, v] <-> x[c] == v, one cell per number: the all-different as a permutation."""
+        m, inst = self.model, self.inst
+        holds: dict[int, list] = {v: [] for v in inst.values}
+        for c, x in self.x.items():
+            bools = [m.new_bool_var(f"b{c}_{v}") for v in inst.values]
+            m.add_map_domain(x, bools, inst.first)
+            m.add_exactly_one(bools)
+            for v, b in zip(inst.values, bools, strict=True):
+                holds[v].append(b)
+        for bools in holds.values():
+            m.add_exactly_one(bools)
 
     def params(self) -> dict:
         if self.strategy == "fixed":
@@ -84,6 +104,21 @@ class MagicHexCpsat(runner.CpsatModel):
                 self.model.add(self.x[c] == int(v))
 
 
+def break_symmetries(m: cp_model.CpModel, inst: MagicHexInstance, x: dict) -> None:
+    """One board per orbit of the 12 rotations/reflections (the corners are distinct numbers,
+    so exactly one image puts the smallest corner top left with its neighbours ordered), and
+    of negation where it maps boards to boards: a board and its negation's image have corner
+    sums min + max of opposite signs, so `min + max <= 0` keeps at least one of the two."""
+    corner = [x[c] for c in inst.corners]
+    for other in corner[1:]:
+        m.add(corner[0] < other)
+    m.add(corner[1] < corner[5])
+    if inst.first + inst.last == 0:
+        top = m.new_int_var(inst.first, inst.last, "largest_corner")
+        m.add_max_equality(top, corner)
+        m.add(corner[0] + top <= 0)
+
+
 def strategy_of(inst: MagicHexInstance, opts: SolveOptions) -> str:
     default = "tabu" if inst.order >= 4 else "auto"
     strategy = str(opts.params.get("strategy", default))
@@ -97,7 +132,7 @@ def strategy_of(inst: MagicHexInstance, opts: SolveOptions) -> str:
 def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexCpsat:
     """The model as `export` writes it: the rules, with symmetry breaking, no search hints."""
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    return MagicHexCpsat(inst, symmetry=symmetry)
+    return MagicHexCpsat(inst, symmetry=symmetry, channel=switch(opts.params, "channel", False))
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
@@ -110,7 +145,8 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
         opts.started = clock  # the limit counts from the solve's start, not the tabu's end
     # symmetry breaking would reject a hint or fixed cells in the wrong orientation
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
-    compiled = built(opts, lambda: MagicHexCpsat(inst, symmetry=symmetry, strategy=strategy))
+    channel = switch(opts.params, "channel", False)
+    compiled = built(opts, lambda: MagicHexCpsat(inst, symmetry, strategy, channel))
     out = runner.run(compiled, opts, **compiled.params())
     out.stats.update(stats)
     return out
