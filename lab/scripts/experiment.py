@@ -424,6 +424,17 @@ def planted_file(folder: str | Path, size: int, seed: int) -> Path:
     return path
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% interval of a success rate k/n (Wilson): a row's run-to-run spread, or an
+    estimated probability."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
 # --- the scripts' shared command line -------------------------------------------------------
 def parser(description: str, runs: int,
            out_dir: str = "out/reproductions") -> argparse.ArgumentParser:

@@ -108,16 +108,6 @@ def runs_for(rows: list[Row], runs: int, tuned_runs: int | None = None,
     return paper + exact_runs + tuned
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% interval of a success rate k/n (Wilson): the run-to-run spread of a row."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
 def fisher_p(k1: int, n1: int, k2: int, n2: int) -> float:
     """Two-sided Fisher exact test of k1/n1 against k2/n2: the chance, with equal success
     rates, of a split of the k1 + k2 successes at most as likely as the one seen."""
@@ -135,7 +125,7 @@ def ga_cell(rs: list[dict]) -> str:
     if not rs:
         return "-"
     ok = [r for r in rs if r["solved"]]
-    lo, hi = wilson(len(ok), len(rs))
+    lo, hi = rp.wilson(len(ok), len(rs))
     gens = [r["generations"] for r in ok if r.get("generations") is not None]
     mean = f", gen {sum(gens) / len(gens):.1f}" if gens else ""
     cpu = [r["cpu_seconds"] for r in rs if r.get("cpu_seconds") is not None]

@@ -5,7 +5,8 @@ a reduced version of its parameter sweep, on the order-3 hexagon (1..19, magic s
     python lab/scripts/reproduce_magichex.py --runs 20 --sweep-runs 20 --jobs 1
     python lab/scripts/reproduce_magichex.py --report-only         # rewrite the page from the CSV
 
-Tables: `settings` (the post's (100, 0.2) and (25, 0.0925): its one run each against our
+Tables: `montecarlo` (the post's Monte Carlo section, magichex_montecarlo.py: 2e6 random
+boards, seed 0), `settings` (the post's (100, 0.2) and (25, 0.0925): its one run each against our
 paper preset, the paper preset as the printed code reads, the tuned preset and the exact
 backends) and `sweep` (population size x proportion of candidates, scored by the post's
 harmonic mean of normalised mean and variance of iterations). Runs are capped in evaluations
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 import experiment as rp
+import magichex_montecarlo as mc
 
 INSTANCE = "instances/magichex_3.txt"
 TITLE = "Magic hexagon: the EA post (\"Sudoku on steroids\")"
@@ -35,6 +37,8 @@ SWEEP_SIZES = (10, 25, 50, 100)
 SWEEP_CANDS = (0.04, 0.0925, 0.2, 0.4)
 SWEEP_CAP = 1_000_000  # generations per sweep run, the post's unit (iterations)
 EXACT = ("cpsat", "search")
+MC_CSV = "magichex_montecarlo.csv"
+MC_BOARDS, MC_SEED = 2_000_000, 0  # the post took 5e8; 2e6 puts 0.38's interval at +-0.0007
 SPREAD = (25, 0.0925)  # the setting whose one published run we look at over many runs
 PAPER_COLUMNS = {
     "paper": "ga:preset=paper",
@@ -187,6 +191,26 @@ p_cand maps to the same n_candidates are the same algorithm and, seed for seed, 
 {sweep}
 
 ![sweep](magichex_sweep.png)
+
+## The Monte Carlo section
+
+The post samples random starting boards and random swaps ("say, 500,000,000" samples) and
+reports a mean starting cost of about 425 and a probability of about 0.38 that one swap
+improves a board. Ours: {mc_counts}, boards from the post's start distribution (uniform
+permutations of 1..19), the post's cost and swap transcribed from its code
+(`lab/scripts/magichex_montecarlo.py`); 95% intervals (Wilson for the probability, normal for
+the mean).
+
+{montecarlo}
+
+**0.38 reproduces** with the post's code, which draws the two cells independently (a swap of
+a cell with itself, 1 in 19, changes nothing); drawing two different cells, as the post's
+text has it (P(t2) = 1/18), gives about 0.40. **425 does not follow from the post's cost**:
+its get_cost averages about 148.7 on a random board. None of the readings tried gives 425:
+the nearest, each line counted once per direction (3 x the post's cost), is about 446, and
+its interval excludes 425; the others are far away (a direction's five lines hold every
+cell once, so their total is always 190 = 5M). The page therefore keeps the post's cost
+as printed and declares 425 unexplained.
 """
 
 
@@ -362,6 +386,25 @@ def plot_sweep(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def montecarlo_table(rows: list[dict]) -> str:
+    if not rows:
+        return "(not run: `--tables montecarlo`)"
+    out = ["| quantity | reading | ours | 95% interval | post |", "|---|---|---|---|---|"]
+    for r in rows:
+        est, lo, hi = (float(r[k]) for k in ("estimate", "low", "high"))
+        digits = 4 if r["quantity"] == "improvement probability" else 1
+        reading = r["reading"].replace("|", "\\|")
+        out.append(f"| {r['quantity']} | {reading} | {est:.{digits}f} | "
+                   f"{lo:.{digits}f}-{hi:.{digits}f} | {r['post']} |")
+    return "\n".join(out)
+
+
+def montecarlo_counts(rows: list[dict]) -> str:
+    if not rows:
+        return "not run"
+    return f"{int(rows[0]['boards']):,} boards per line, numpy RandomState seed {rows[0]['seed']}"
+
+
 def write_page(rows: list[dict], out: Path, counts: str) -> None:
     settings = [r for r in rows if r["table"] == "settings"]
     if settings:
@@ -374,7 +417,9 @@ def write_page(rows: list[dict], out: Path, counts: str) -> None:
                                   "Runs solved within a number of evaluations")
     if any(r["table"] == "sweep" for r in rows):
         plot_sweep(rows, out / "magichex_sweep.png")
+    mc_rows = mc.read_csv(out / MC_CSV)
     page = PAGE.format(
+        montecarlo=montecarlo_table(mc_rows), mc_counts=montecarlo_counts(mc_rows),
         title=TITLE, counts=counts, presets=presets_text(), settings=settings_table(rows),
         exact=exact_table(rows), speedup=speedup(rows), spread=spread_text(rows),
         sweep=sweep_table(rows), cap=f"{SETTING_CAP:.0e}", sweep_cap=f"{SWEEP_CAP:.0e}",
@@ -417,7 +462,10 @@ def main() -> None:
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     csv_path = out / "magichex.csv"
-    tables = set(args.tables.split(",")) if args.tables else {"settings", "sweep", "spread"}
+    tables = (set(args.tables.split(",")) if args.tables
+              else {"montecarlo", "settings", "sweep", "spread"})
+    if "montecarlo" in tables and not args.report_only:
+        mc.write_csv(mc.estimate(MC_BOARDS, MC_SEED), out / MC_CSV)
     runs = runs_for(tables, args.runs, args.sweep_runs, args.spread_runs)
     if not args.report_only:
         todo = rp.pending(runs, csv_path)
