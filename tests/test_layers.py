@@ -140,6 +140,7 @@ PAPER = "studies readings of a paper on the GA engine's own operators"
 LAB_ALLOWED = {
     "scripts/anneal_probe.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
     "scripts/e2_rate.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
+    "scripts/magichex_repair_probe.py": ({"tilesolve.families.magichex"}, PROBE),
     "scripts/niang_readings.py": ({"tilesolve.backends", "tilesolve.core",
                                    "tilesolve.families.edgematch"}, PAPER),
     "scripts/plateau_rows.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),

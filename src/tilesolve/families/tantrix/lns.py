@@ -83,6 +83,9 @@ def window(board: Solution, centre: Hex, tiles: int, empty: int,
 
 class FreeShapeLns:
     def __init__(self, inst, opts: SolveOptions):
+        if opts.started is None:  # a caller that did not start the clock: the limit runs now
+            opts = dataclasses.replace(opts)
+            opts.start_clock()
         self.inst, self.opts = inst, opts
         self.p = {k: OPTIONS.value(opts.params, k) for k in OPTIONS.names()}
         self.rng = random.Random(opts.seed)
