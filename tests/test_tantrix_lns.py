@@ -53,7 +53,8 @@ def test_a_window_that_may_not_reach_a_better_board_keeps_every_rule():
 def test_the_lns_improves_a_poor_board_and_the_checker_agrees():
     inst, start = poor_board()
     out = lns.solve(inst, SolveOptions(objective="longest", seed=3, threads=1, hint=start,
-                                       params={"window": 7, "empty": 6, "steps": 10}))
+                                       params={"window": 7, "empty": 6, "steps": 10,
+                                               "window_seconds": 10}))
     rep = check.verify(inst, out.solution, check.LONGEST)
     assert rep.ok and rep.score == out.objective == 10
     assert set(out.solution) != set(start)
