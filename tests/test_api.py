@@ -254,6 +254,22 @@ def test_on_solution_hears_each_verified_improvement():
         (solved.solution, None, "cpsat")]  # without an objective: the solution, once
 
 
+def test_board_json_saves_a_streamed_board_in_the_family_s_json_form(tmp_path):
+    """What a script saves as boards stream in reads back as the same board and score."""
+    puzzle = tilesolve.load(INSTANCES / "tantrix_loop56.txt")
+    seen: list[tilesolve.Improvement] = []
+    result = puzzle.solve("cpsat", objective="longest", threads=1, time_limit=60,
+                          solver_params={"max_number_of_conflicts": 2000},
+                          on_solution=seen.append)
+    saved = puzzle.board_json(seen[-1].board)
+    assert saved == result.to_json()["solution"]
+    assert sorted(p["tile"] for p in saved["placements"]) == list(range(1, 57))
+    path = tmp_path / "best.json"
+    path.write_text(json.dumps(saved))
+    assert puzzle.verify(path, "longest").score == seen[-1].objective == result.objective
+    assert puzzle.board_json(path) == saved
+
+
 def test_on_solution_hears_the_portfolio_lanes():
     seen: list[tilesolve.Improvement] = []
     result = tilesolve.load(INSTANCES / "e2_4x4.txt").solve(

@@ -147,10 +147,6 @@ LAB_ALLOWED = {
     "scripts/probe_dasilva_class1.py": ({"tilesolve.backends", "tilesolve.core",
                                          "tilesolve.families.hidato"}, PROBE),
     "scripts/rowscan_seeds.py": ({"tilesolve.core", "tilesolve.families.edgematch"}, PROBE),
-    "scripts/tantrix_56.py": ({"tilesolve.core", "tilesolve.dispatch"},
-                              "streams every unverified board a backend offers, each scored "
-                              "and saved in the family's JSON form (the API tells verified "
-                              "improvements only and has no board-to-JSON)"),
     "scripts/tantrix_compact_shapes.py": ({"tilesolve.core", "tilesolve.families.tantrix"},
                                           PROBE),
     "scripts/tree_estimate.py": ({"tilesolve.families.edgematch"}, PROBE),

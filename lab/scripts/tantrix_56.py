@@ -57,31 +57,23 @@ def _cpu() -> float:
         resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
-def keep_improvements(puzzle: str, partial: Path, t0: float, c0: float):
-    """A solution callback that verifies each board a backend streams and writes every better
-    one to `partial` at once (whole or not at all): a long run stopped early keeps its best."""
-    from tilesolve.core.family import load_instance
+def keep_improvements(game, instance: str, partial: Path, t0: float, c0: float):
+    """An `on_solution` callback that writes each better verified board the backend streams
+    to `partial` at once (whole or not at all): a long run stopped early keeps its best."""
 
-    family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
-    best = [-1]
+    def note(found) -> None:
+        body = {"instance": instance, "status": "feasible",
+                "verified": True, "objective": found.objective, "source": found.source,
+                "wall_seconds": round(time.perf_counter() - t0, 1),
+                "cpu_seconds": round(_cpu() - c0, 1),
+                "solution": game.board_json(found.board)}
+        tmp = partial.with_suffix(".tmp")
+        tmp.write_text(json.dumps(body) + "\n")
+        tmp.replace(partial)
+        with partial.with_suffix(".log.jsonl").open("a") as log:  # score against CPU s
+            log.write(json.dumps({k: body[k] for k in (
+                "objective", "cpu_seconds", "wall_seconds", "source")}) + "\n")
 
-    def note(solution, fitness, source=None) -> None:
-        rep = family.verify(inst, solution, "longest")
-        if rep.ok and rep.score > best[0]:
-            best[0] = rep.score
-            body = {"instance": f"instances/tantrix_{puzzle}.txt", "status": "feasible",
-                    "verified": True, "objective": rep.score, "source": source,
-                    "wall_seconds": round(time.perf_counter() - t0, 1),
-                    "cpu_seconds": round(_cpu() - c0, 1),
-                    "solution": family.solution_json(inst, solution)}
-            tmp = partial.with_suffix(".tmp")
-            tmp.write_text(json.dumps(body) + "\n")
-            tmp.replace(partial)
-            with partial.with_suffix(".log.jsonl").open("a") as log:  # score against CPU s
-                log.write(json.dumps({k: body[k] for k in (
-                    "objective", "cpu_seconds", "wall_seconds", "source")}) + "\n")
-
-    note.takes_source = True  # type: ignore[attr-defined]
     return note
 
 
@@ -92,23 +84,21 @@ def best_path(puzzle: str) -> Path:
 def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
            partial: Path, queue, start: Path | None) -> None:
     os.nice(niceness)
-    from tilesolve.core.family import load_instance
-    from tilesolve.core.result import SolveOptions
-    from tilesolve.dispatch import solve_file
+    import tilesolve
 
     backend, _, solver = backend.partition(":")
-    opts = SolveOptions(time_limit=wall, seed=seed, threads=1, objective="longest",
-                        stop=CpuBudget(budget), params={"solver": solver} if solver else {})
-    if start is not None:  # CP-SAT's hint, the MILP's start, the SAT solver's phases
-        family, inst = load_instance(ROOT / "instances" / f"tantrix_{puzzle}.txt")
-        opts.hint = family.read_solution(inst, start)
+    instance = f"instances/tantrix_{puzzle}.txt"
     t0, c0 = time.perf_counter(), _cpu()
-    opts.on_solution = keep_improvements(puzzle, partial, t0, c0)
     try:
-        res = solve_file(ROOT / "instances" / f"tantrix_{puzzle}.txt", backend, opts).to_json()
+        game = tilesolve.load(ROOT / instance)
+        res = game.solve(backend, time_limit=wall, seed=seed, threads=1, objective="longest",
+                         stop=CpuBudget(budget), on_solution=keep_improvements(
+                             game, instance, partial, t0, c0),
+                         hint=start,  # CP-SAT's hint, the MILP's start, the SAT solver's phases
+                         **({"solver": solver} if solver else {})).to_json()
     except Exception as exc:  # noqa: BLE001 - recorded in the run's file
         res = {"status": "error", "error": str(exc)}
-    res["instance"] = f"instances/tantrix_{puzzle}.txt"
+    res["instance"] = instance
     res["wall_seconds"] = round(time.perf_counter() - t0, 1)
     res["cpu_seconds"] = round(_cpu() - c0, 1)
     queue.put(res)

@@ -185,6 +185,12 @@ class Puzzle:
         self._family.check_objective(objective)
         return self._family.verify(self.instance, self._solution(solution), objective)
 
+    def board_json(self, board: Mapping | str | Path) -> dict[str, Any]:
+        """A board in its family's JSON form (as `Result.to_json()["solution"]`, what
+        `verify` and `hint` read back), checked or not: an `Improvement.board` to save as
+        it streams, say. `board` is taken as by `verify`."""
+        return self._family.solution_json(self.instance, self._solution(board))
+
     def render(self, path: str | Path, solution: Mapping | str | Path | None = None) -> Path:
         """Draw the board as SVG, PNG or PDF (by `path`'s suffix), the pieces alone without a
         solution; returns the path."""
