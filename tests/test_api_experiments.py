@@ -44,8 +44,8 @@ def test_presets_describe_the_backends_settings():
     assert presets["tuned"].differences == tuple(EDGEMATCH_PRESETS["tuned"].differences)
     assert presets["paper"].differences == ()
     assert tilesolve.presets("hidato", "cpsat") == {}
-    with pytest.raises(InputError, match="the tantrix family has no lns backend"):
-        tilesolve.presets("tantrix", "lns")
+    with pytest.raises(InputError, match="the hidato family has no lns backend"):
+        tilesolve.presets("hidato", "lns")
 
 
 def test_a_puzzle_names_its_backends():
