@@ -208,7 +208,7 @@ static PyObject *step(PyObject *self, PyObject *args)
  * A fixed neighbour's demand is one mask and compare per depth (need_mask, need_val on the
  * E and S bits), the border's colour 0 sits in slot n of pe/ps (left/up point there), and the
  * breaks so far in br[d + 1] (br[0] = 0). Measured on Eternity II against the general loop
- * above (scripts/e2_rate.py, docs/hybrid.md "The Blackwood rule").
+ * above (lab/scripts/e2_rate.py, lab/pages/hybrid.md "The Blackwood rule").
  *
  * fast_step(arrays, budget) -> (code, placements); arrays (int32 unless said):
  *   0-5   P0, start0, P1, start1, P2, start2 (the buckets of step's phases 0-2)
