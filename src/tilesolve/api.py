@@ -12,7 +12,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ from .core.errors import InputError
 from .core.family import EXACT_BACKENDS, Family, family_names, get_family, load_instance, load_text
 from .core.options import UnknownOptions
 from .core.report import Report
-from .core.result import Solution, SolveOptions, SolveResult, Status
+from .core.result import Solution, SolveOptions, SolveResult, Status, interrupted
 
 
 @dataclass(frozen=True)
@@ -161,9 +161,8 @@ class Puzzle:
             kept = best.close()
             if kept is None:
                 raise  # nothing verified yet: the interrupt is the caller's
-            res = replace(kept, status=Status.INTERRUPTED, stats={
-                **kept.stats, "interrupted_by": "KeyboardInterrupt"},
-                seconds=time.monotonic() - (opts.started or time.monotonic()))
+            res = interrupted(kept, time.monotonic() - (opts.started or time.monotonic()),
+                              "KeyboardInterrupt")
         res.instance = self.name
         if tell is not None:
             tell.hear(res)  # the final board, when no improvement told of it

@@ -17,7 +17,7 @@ import typer
 from .core.errors import InputError
 from .core.family import get_family, load_instance
 from .core.registry import BACKENDS, RACES, export_sources, objectives
-from .core.result import SolveOptions, SolveResult, Status
+from .core.result import SolveOptions, SolveResult, Status, interrupted, within_cores
 
 app = typer.Typer(
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish
@@ -261,7 +261,7 @@ def _solve_options(ctx: typer.Context, time_limit: float | None, seed: int, thre
     opts = SolveOptions(
         time_limit=time_limit,
         seed=seed,
-        threads=_within_cores(threads),
+        threads=threads,
         objective=objective.value if objective else None,
         count=count,
         count_limit=count_limit,
@@ -419,9 +419,8 @@ def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
         return
     interrupt.hold()  # a second Ctrl-C while the answer is written would tear it
     _claim()
-    res = replace(kept, status=Status.INTERRUPTED,
-                  seconds=time.monotonic() - (opts.clock_from or opts.started or 0.0),
-                  stats={**kept.stats, "interrupted_by": interrupt.signal_name()})
+    res = interrupted(kept, time.monotonic() - (opts.clock_from or opts.started or 0.0),
+                      interrupt.signal_name())
     best.settle(res, None if result is None else result.stats)
     if outputs[0] or outputs[1]:
         _write_outputs(res, best.family, best.instance, *outputs, best.header())
@@ -834,7 +833,7 @@ def bench(
     budget = Budget(
         time_limit=time_limit,
         max_evaluations=max_evaluations,
-        threads=_within_cores(threads),
+        threads=within_cores(threads),
         objective=objective.value if objective else None,
         params=_options(ctx),
     )
@@ -848,14 +847,6 @@ def bench(
     for path in (out_csv, out_json, plot):
         if path:
             console().print(f"wrote {path}")
-
-
-def _within_cores(threads: int) -> int:
-    """A thread count as the backends take it: one over the machine's cores is its cores, so
-    a line written for a larger machine runs here (CP-SAT refused 100,000 workers: exit 1)."""
-    import os
-
-    return min(threads, os.cpu_count() or 1)
 
 
 def _at_least(flag: str, value: int, low: int) -> None:

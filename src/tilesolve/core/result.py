@@ -11,7 +11,7 @@ import enum
 import math
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 Cell = Hashable
@@ -82,6 +82,13 @@ class StopFlag:
         return self._set
 
 
+def within_cores(threads: int) -> int:
+    """A thread count as the backends take it: one over the machine's cores is its cores."""
+    import os
+
+    return min(threads, os.cpu_count() or 1)
+
+
 @dataclass
 class SolveOptions:
     time_limit: float | None = None  # seconds of wall time; None = no limit
@@ -114,6 +121,12 @@ class SolveOptions:
     # None (options made by hand, or copied with dataclasses.replace): it starts whenever
     # remaining() or deadline() is asked, so options can be reused for several solves
     started: float | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # a thread count written for a larger machine runs here on all its cores, from the
+        # command line and the API alike (CP-SAT refused 100,000 workers: exit 1)
+        if isinstance(self.threads, int) and not isinstance(self.threads, bool):
+            self.threads = within_cores(self.threads)
 
     def check(self) -> None:
         """Refuse, in one line, a time limit, seed or thread count no backend can take."""
@@ -294,3 +307,10 @@ class SolveResult:
         if self.violations:
             out["violations"] = self.violations
         return out
+
+
+def interrupted(kept: SolveResult, seconds: float, by: str) -> SolveResult:
+    """The answer of a run a signal (or Ctrl-C in Python) ended: its best verified board,
+    status interrupted, with what ended it in `stats.interrupted_by`."""
+    return replace(kept, status=Status.INTERRUPTED, seconds=seconds,
+                   stats={**kept.stats, "interrupted_by": by})
