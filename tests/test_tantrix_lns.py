@@ -52,10 +52,32 @@ def test_a_window_that_may_not_reach_a_better_board_keeps_every_rule():
 
 def test_the_lns_improves_a_poor_board_and_the_checker_agrees():
     inst, start = poor_board()
-    out = lns.solve(inst, SolveOptions(objective="longest", seed=3, threads=1, hint=start,
+    out = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,
                                        params={"window": 7, "empty": 6, "steps": 10,
                                                "window_seconds": 10}))
     rep = check.verify(inst, out.solution, check.LONGEST)
     assert rep.ok and rep.score == out.objective == 10
     assert set(out.solution) != set(start)
     assert out.stats["rejected_by_checker"] == 0
+
+
+def test_the_window_model_is_the_same_whatever_the_hash_seed():
+    """A seeded run repeats in every process: the model's variables and constraints come in one
+    order under any PYTHONHASHSEED (string hashing once reordered the flow's node pairs)."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    code = ("import random, sys; sys.path.insert(0, 'tests'); "
+            "from test_tantrix_lns import poor_board, lns, WindowModel; "
+            "inst, start = poor_board(); "
+            "taken, empty = lns.window(start, (0, 0), 7, 6, random.Random(0)); "
+            "print(str(WindowModel(inst, start, taken, empty, floor=0).m.Proto()))")
+    root = INSTANCES.parent
+    digests = set()
+    for seed in ("13", "15"):
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                             text=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
+        digests.add(hashlib.sha256(out.stdout.encode()).hexdigest())
+    assert len(digests) == 1

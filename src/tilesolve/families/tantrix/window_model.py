@@ -204,10 +204,12 @@ class WindowModel:
         joins: dict = {}  # node pair -> the links between them (a cell may touch a group twice)
         for (a, b), on in links.items():
             if node[a] != node[b] and not (isinstance(on, int) and not on):
-                joins.setdefault(frozenset((node[a], node[b])), []).append(on)
+                # a pair in one order whatever the hash seed: the model, and so a seeded
+                # run, is the same in every process
+                pair = tuple(sorted((node[a], node[b]), key=repr))
+                joins.setdefault(pair, []).append(on)
         flow: dict = {}
-        for pair, ons in joins.items():
-            u, v = tuple(pair)
+        for (u, v), ons in joins.items():
             for key in ((u, v), (v, u)):
                 flow[key] = m.new_int_var(0, cap, "flow")
                 m.add(flow[key] <= cap * sum(ons))
