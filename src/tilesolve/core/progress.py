@@ -33,6 +33,7 @@ Lines are flushed at once, so `tail -f` follows a run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -89,7 +90,9 @@ class Progress:
         self.reported: float | None = None  # the best `best` any lane reported
         self.lanes: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
+        self.path = jsonl
         self.file: IO[str] | None = open(jsonl, "a", encoding="utf-8") if jsonl else None
+        self.log_error: str | None = None  # why the log stopped, when it did
         self.done = threading.Event()
         self.thread: threading.Thread | None = None
         if show:
@@ -101,9 +104,23 @@ class Progress:
         return round(time.perf_counter() - self.t0, 3)
 
     def _log(self, line: dict) -> None:
-        if self.file is not None:
+        if self.file is None:
+            return
+        try:
             self.file.write(json.dumps(line) + "\n")
             self.file.flush()
+        except OSError as e:  # a full disk (or /dev/full) ends the log, never the run
+            self._stop_log(e)
+
+    def _stop_log(self, e: OSError) -> None:
+        """Warn once, in one line, and log no more."""
+        file, self.file = self.file, None
+        with contextlib.suppress(OSError):
+            file.close()  # flushes what is buffered: it fails the same way
+        if self.log_error is None:
+            self.log_error = e.strerror or str(e)
+            print(f"warning: --log-jsonl {self.path}: cannot write ({self.log_error}); the run "
+                  "goes on without its log", file=sys.stderr)
 
     def note(self, score: float | None, source: str | None, lane: str | None = None,
              result=None, **extra) -> bool:
@@ -175,7 +192,10 @@ class Progress:
             self.thread.join()
             self.thread = None
         if self.file is not None:
-            self.file.close()
+            try:
+                self.file.close()
+            except OSError as e:
+                self._stop_log(e)
             self.file = None
 
 
