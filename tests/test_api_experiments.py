@@ -43,6 +43,10 @@ def test_presets_describe_the_backends_settings():
     assert presets["tuned"].summary == EDGEMATCH_PRESETS["tuned"].summary
     assert presets["tuned"].differences == tuple(EDGEMATCH_PRESETS["tuned"].differences)
     assert presets["paper"].differences == ()
+    # which one runs without --preset: tuned on edge matching, the paper's GA elsewhere (a
+    # reproduction page once marked paper as edge matching's default)
+    assert [n for n, p in presets.items() if p.default] == ["tuned"]
+    assert [n for n, p in tilesolve.presets("tantrix").items() if p.default] == ["paper"]
     assert tilesolve.presets("hidato", "cpsat") == {}
     with pytest.raises(InputError, match="the hidato family has no lns backend"):
         tilesolve.presets("hidato", "lns")

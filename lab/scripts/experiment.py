@@ -399,12 +399,12 @@ def plot_success_vs_budget(rows: Iterable[dict], path: str | Path, title: str,
 
 
 # --- what the pages and benchmarks share ----------------------------------------------------
-def describe_presets(presets: dict[str, tilesolve.Preset], default: str = "paper") -> str:
+def describe_presets(presets: dict[str, tilesolve.Preset]) -> str:
     """A backend's presets (`tilesolve.presets(family)`) as `solve --help` lists them: each
     one's summary, then each way it departs from the paper."""
     lines = []
     for name, preset in presets.items():
-        lines.append(f"--preset {name}{' (default)' if name == default else ''}: "
+        lines.append(f"--preset {name}{' (default)' if preset.default else ''}: "
                      f"{preset.summary}")
         lines.extend(f"    - {d}" for d in preset.differences)
     return "\n".join(lines)

@@ -654,10 +654,15 @@ class Preset:
     published)."""
     differences: tuple[str, ...]
     """Each way the setting departs from the paper (empty for `paper` itself)."""
+    default: bool = False
+    """Whether the backend runs this setting when no preset is named."""
 
 
 def presets(family: str, backend: str = "ga") -> dict[str, Preset]:
     """The named settings of a family's backend (its GA's `paper` and `tuned`...), in the
     order `solve --help` describes them; empty for a backend that has none."""
     declared = get_family(family).backend(backend).presets or {}
-    return {name: Preset(name, p.summary, tuple(p.differences)) for name, p in declared.items()}
+    # the one marked default, else paper (as backends.ga.default_preset reads the table)
+    first = next((name for name, p in declared.items() if p.default), "paper")
+    return {name: Preset(name, p.summary, tuple(p.differences), name == first)
+            for name, p in declared.items()}
