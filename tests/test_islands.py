@@ -19,6 +19,7 @@ from tilesolve.core.result import SolveOptions, SolveResult, Status
 distributed = pytest.importorskip("distributed")
 
 from tilesolve.hybrid.islands import Found, Islands, migrate, run_island  # noqa: E402
+from tilesolve.hybrid.streams import Trail, stream_seed, summary  # noqa: E402
 
 BOARD = INSTANCES / "e2_8x8.txt"  # 3 frame / 8 inner colours: not solved in seconds
 LIAR = 10**6  # the score a lying worker claims
@@ -72,6 +73,36 @@ def test_islands_on_an_existing_cluster_report_a_verified_board_and_its_island(
     check = run_cli("verify", BOARD, board, "--objective", "matches", "--json")
     assert check.returncode == 0 and json.loads(check.stdout)["score"] == data["objective"]
     assert len(cluster.workers) == 2  # an existing cluster is left running
+
+
+def test_streams_run_seeded_break_searches_and_sum_their_counters(cluster):
+    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "5",
+                  "--epoch", "2", "--migration", "none", "--island-methods", "search",
+                  "--break-rule", "blackwood", "--json",
+                  "--scheduler", cluster.scheduler_address, timeout=120)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["verified"] and data["objective"] == _verified_score(BOARD, data["solution"])
+    stats = data["stats"]
+    assert stats["migration"] == "none" and stats["epochs"] == [] and stats["rejected"] == []
+    tasks = [t for t in stats["tasks"] if t.get("nodes") is not None]
+    assert {t["island"] for t in tasks} == {0, 1}
+    seeds = [t["seed"] for t in stats["tasks"]]
+    assert len(set(seeds)) == len(seeds)  # each task a seed of its own, started from nothing
+    assert all("start_score" not in t for t in stats["tasks"])
+    for t in tasks:
+        assert t["nodes"] > 0 and t["restarts"] >= 0 and 0 < t["max_depth"] <= 64
+        if t.get("score") is not None:  # the backend's breaks, as the client counted them
+            assert t["score"] == 112 - t["breaks"] == t["trail"]["boards"][-1][1]
+    streams = stats["streams"]
+    total = streams["total"]
+    assert total["nodes"] == sum(t["nodes"] for t in tasks) and total["tasks"] == len(tasks)
+    assert total["runs"] == sum(t["restarts"] + 1 for t in tasks)
+    assert [s["island"] for s in streams["streams"]] == [0, 1]
+    assert sum(s["nodes"] for s in streams["streams"]) == total["nodes"]
+    assert set(streams["workers"]) == set(cluster.scheduler_info["workers"])
+    assert sum(w["nodes"] for w in streams["workers"].values()) == total["nodes"]
+    assert max(total["task_scores"], key=int) == str(data["objective"])
 
 
 def test_more_islands_than_worker_threads_are_refused_in_one_line(cluster):
@@ -130,6 +161,58 @@ def test_migration_ring_passes_the_better_board_on_and_best_sends_the_top_one_ev
     assert migrate([a, b, c], "best") == [b, b, b]
     assert migrate([None, a, None], "ring") == [None, a, a]
     assert migrate([None, None], "best") == [None, None]
+
+
+def test_stream_seeds_never_repeat_another_streams_runs():
+    """The break search seeds run r with seed + 7919 r: no two tasks' seeds may be a small
+    multiple of 7919 apart (seed + 7919 * island did: island 1's first run was island 0's
+    second)."""
+    seeds = [stream_seed(0, i, k) for i in range(8) for k in range(50)]
+    assert len(set(seeds)) == len(seeds) and seeds[0] == stream_seed(0, 0, 0)
+    assert all((a - b) % 7919 or abs(a - b) > 7919 * 10**3
+               for a in seeds for b in seeds if a != b)
+    assert stream_seed(1, 0, 0) != stream_seed(0, 0, 0)
+
+
+def test_the_trail_notes_the_restart_of_each_new_depth_and_board():
+    seen = []
+    trail = Trail(seen.append)
+    for restarts, depth in ((0, 10), (0, 30), (1, 25), (2, 31), (2, 31)):
+        trail({"nodes": 1, "depth": depth, "restarts": restarts})
+        if depth == 31:
+            trail.board(100)
+    trail({"best": 100})
+    assert trail.json() == {"depths": [[0, 10], [0, 30], [2, 31]],
+                            "boards": [[2, 100], [2, 100]]}
+    assert len(seen) == 6  # everything goes on to the progress stream
+    assert Trail().json() is None
+
+
+def test_the_summary_adds_up_streams_and_workers():
+    runs = [{"island": 0, "worker": "a", "nodes": 600, "restarts": 2, "max_depth": 50,
+             "breaks": 4, "score": 108, "seconds": 2.0, "cpu_seconds": 2.0, "started": 1.0,
+             "ended": 3.0},
+            {"island": 1, "worker": "b", "nodes": 300, "restarts": 0, "max_depth": 64,
+             "breaks": 3, "score": 109, "seconds": 1.0, "cpu_seconds": 1.0, "started": 1.0,
+             "ended": 2.0},
+            {"island": 1, "worker": "b", "nodes": 100, "restarts": 1, "max_depth": 40,
+             "breaks": None, "score": None, "seconds": 1.0, "cpu_seconds": 0.5,
+             "started": 2.0, "ended": 5.0},
+            {"island": 0, "method": "lns", "status": "error", "started": 0.0}]
+    out = summary(runs)
+    assert out["total"] == {"tasks": 3, "nodes": 1000, "restarts": 3, "runs": 6,
+                            "wall_seconds": 4.0, "cpu_seconds": 3.5, "nodes_per_second": 250,
+                            "nodes_per_cpu_second": 286, "nodes_per_run": 167,
+                            "task_scores": {"108": 1, "109": 1}}
+    assert out["streams"][1] == {"island": 1, "tasks": 2, "nodes": 400, "restarts": 1,
+                                 "max_depth": 64, "best_score": 109, "depths": [64, 40],
+                                 "breaks": [3, None], "scores": [109, None],
+                                 "nodes_per_second": 200}
+    assert out["workers"] == {"a": {"tasks": 1, "nodes": 600, "seconds": 2.0,
+                                    "nodes_per_second": 300},
+                              "b": {"tasks": 2, "nodes": 400, "seconds": 2.0,
+                                    "nodes_per_second": 200}}
+    assert summary([{"island": 0, "started": 0.0}]) is None
 
 
 def test_islands_options_are_checked_with_one_line():

@@ -10,7 +10,13 @@ of island i in epoch e is method (i + e) mod M, so each island alternates them. 
 its best board; the next epoch starts every island from a migrated board (`--migration`):
 
 - `ring` (default): island i gets the better of its own best and island i-1's;
-- `best`: every island gets the best board of the run.
+- `best`: every island gets the best board of the run;
+- `none`: no epochs and no boards passed: every island is a stream of independent tasks, each
+  from no board with a seed of its own (streams.stream_seed), the next submitted as soon as one
+  answers, each for at most `--epoch` s. For the break search
+  (`--island-methods search --break-rule blackwood`) these are independent restart streams
+  whose placements add up over workers; the backend's counters (placements, restarts, depth,
+  breaks) are gathered per task, per stream, per worker and in all (`stats.streams`).
 
 Nothing a worker says is taken on trust: boards travel as the family's JSON form, and the
 client parses and scores every returned or streamed board with the family's checker
@@ -46,13 +52,16 @@ from ..core.solve import backend_share, run_validated
 from ..core.verdict import finish
 from . import budget, cluster
 from .lanes import MARGIN, _Throttle
+from .streams import SEARCH_STATS, Trail, stream_seed, summary
 
-MIGRATIONS = ("ring", "best")
+MIGRATIONS = ("ring", "best", "none")
 OPTIONS = Options(
-    Option("epoch", seconds, None, "s between migrations (default: a sixth of the limit, "
-           "5 to 300)"),
+    Option("epoch", seconds, None, "s between migrations, with none each task's longest "
+           "slice (default: a sixth of the limit, 5 to 300)"),
     Option("migration", str, "ring", "ring: each island takes its neighbour's board when "
-           "better; best: every island takes the best board", MIGRATIONS),
+           "better; best: every island takes the best board; none: independent streams of "
+           "seeded tasks (e.g. the break search's restarts), statistics in stats.streams",
+           MIGRATIONS),
     Option("island_methods", str, None, "comma list of the islands' backends, taken in turn "
            "(default: the family's optimisers, e.g. lns,memetic)"),
 )
@@ -148,8 +157,8 @@ class _Recorder:
 
     takes_source = True
 
-    def __init__(self, forward: _Throttle | None) -> None:
-        self.forward = forward
+    def __init__(self, forward: _Throttle | None, trail: Trail) -> None:
+        self.forward, self.trail = forward, trail
         self.best: float | None = None
         self.source: str | None = None
 
@@ -157,6 +166,7 @@ class _Recorder:
                  source: str | None = None) -> None:
         if fitness is not None and (self.best is None or fitness > self.best):
             self.best, self.source = fitness, source
+            self.trail.board(fitness)
         if self.forward is not None:
             self.forward(solution, fitness, source)
 
@@ -168,14 +178,15 @@ def run_island(task: IslandTask) -> dict:
     family = get_family(task.family)
     stream = _Throttle(_Queue(task, family), f"island{task.island}", STREAM_GAP) \
         if task.channel else None
-    record = _Recorder(stream)
+    trail = Trail(None if stream is None else stream.report)
+    record = _Recorder(stream, trail)
     opts = SolveOptions(
         time_limit=max(0.05, min(task.seconds, task.end - time.time() - MARGIN)),
         seed=task.seed, threads=1, objective=task.objective,
         hint=family.solution_from_json(task.instance, json.loads(task.start), "<migrant>")
         if task.start else None,
         stop=_Watch(task.stop), on_solution=record,
-        on_report=None if stream is None else stream.report,
+        on_report=trail,
         params=backend_share(family, task.method, task.params),
     )
     try:
@@ -191,7 +202,19 @@ def run_island(task: IslandTask) -> dict:
         "board": None if board is None else _board_text(family, task.instance, board),
         "seconds": round(time.perf_counter() - t0, 3),
         "cpu_seconds": round(time.process_time() - cpu0, 3),
+        "worker": _worker(), "trail": trail.json(),
+        **{k: outcome.stats[k] for k in SEARCH_STATS if k in (outcome.stats or {})},
     }
+
+
+def _worker() -> str | None:
+    """The address of the Dask worker running this task (None outside one)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return None
 
 
 # --- the client side --------------------------------------------------------------------------
@@ -274,6 +297,7 @@ class Islands:
         self.best: Found | None = None
         self.island_best: list[Found | None] = [None] * islands
         self.epochs: list[dict] = []
+        self.runs: list[dict] = []  # every task's record, in the order they were submitted
         self.rescored = 0
         self.rejected: list[dict] = []
         self.max_score: float | None = None
@@ -331,20 +355,28 @@ class Islands:
 
                 self._check_room(client)
                 queue = Queue(self.name, client=client)
-                epoch = 0
-                while not self.solved():
-                    end = self._slice_end()
-                    if end is None:
-                        break
-                    stop = Event(f"{self.name}-stop{epoch}", client=client)
-                    try:
-                        self._epoch(client, queue, stop, epoch, end)
-                    finally:
-                        stop.set()  # stragglers and, after Ctrl-C, every task of the epoch
-                    epoch += 1
+                if self.cfg.migration == "none":
+                    self._streams(client, queue, Event(f"{self.name}-stop", client=client))
+                else:
+                    self._epochs(client, queue)
         finally:
             self.progress.close()
         return self.result()
+
+    def _epochs(self, client, queue) -> None:
+        from distributed import Event
+
+        epoch = 0
+        while not self.solved():
+            end = self._slice_end()
+            if end is None:
+                break
+            stop = Event(f"{self.name}-stop{epoch}", client=client)
+            try:
+                self._epoch(client, queue, stop, epoch, end)
+            finally:
+                stop.set()  # stragglers and, after Ctrl-C, every task of the epoch
+            epoch += 1
 
     def _check_room(self, client) -> None:
         """One line when the cluster has fewer worker threads than islands: an epoch's tasks
@@ -374,31 +406,69 @@ class Islands:
                  for i in range(self.cfg.islands)]
         record = {"epoch": epoch, "started": round(self.now(), 3), "runs": []}
         self.epochs.append(record)
-        futures = {client.submit(self.task, t, pure=False, key=f"{self.name}-e{epoch}-i{t.island}"):
-                   t for t in tasks}
+        futures = {}
         for t in tasks:
-            record["runs"].append({"island": t.island, "method": t.method, "seed": t.seed,
-                                   "start_score": None if starts[t.island] is None
-                                   else starts[t.island].score})
+            run = self._record(t, start_score=None if starts[t.island] is None
+                               else starts[t.island].score)
+            record["runs"].append(run)
+            futures[client.submit(self.task, t, pure=False,
+                                  key=f"{self.name}-e{epoch}-i{t.island}")] = (t, run)
         grace = max(GRACE, GRACE_SHARE * (end - time.perf_counter()))
-        pending = self._wait(futures, queue, record, min(end + grace, self.deadline))
-        if pending:
-            stop.set()
-            pending = self._wait(pending, queue, record, min(time.perf_counter() + STRAGGLE,
-                                                              self.deadline + STRAGGLE))
-        for fut, t in pending.items():
-            record["runs"][t.island]["status"] = "dropped"
-            fut.cancel()
-        self._drain(queue)
+        self._finish(self._wait(futures, queue, min(end + grace, self.deadline)), queue, stop)
         record["ended"] = round(self.now(), 3)
 
+    def _record(self, t: IslandTask, **more: Any) -> dict:
+        run = {"island": t.island, "method": t.method, "seed": t.seed, **more,
+               "started": round(self.now(), 3)}
+        self.runs.append(run)
+        return run
+
+    def _finish(self, pending: dict, queue, stop) -> None:
+        """Ask the tasks still out to stop, wait a little for their answers, drop the rest."""
+        if pending:
+            stop.set()
+            pending = self._wait(pending, queue, min(time.perf_counter() + STRAGGLE,
+                                                     self.deadline + STRAGGLE))
+        for fut, (_t, run) in pending.items():
+            run["status"] = "dropped"
+            fut.cancel()
+        self._drain(queue)
+
+    def _streams(self, client, queue, stop) -> None:
+        """Migration none: each island a stream of tasks from no board, each with a seed of
+        its own and a slice of at most an epoch, the next submitted as soon as one answers
+        (a break search that walks its whole tree under its cap answers early)."""
+        made = [0] * self.cfg.islands
+        futures: dict = {}
+
+        def submit(island: int) -> None:
+            end = self._slice_end()
+            if end is None or self.solved():
+                return
+            k = made[island]
+            made[island] += 1
+            t = self._task(island, k, end, time.time() + (end - time.perf_counter()), None,
+                           queue.name, stop.name, stream_seed(self.opts.seed, island, k))
+            run = self._record(t, task=k)
+            futures[client.submit(self.task, t, pure=False,
+                                  key=f"{self.name}-i{island}-t{k}")] = (t, run)
+
+        try:
+            for island in range(self.cfg.islands):
+                submit(island)
+            self._finish(self._wait(futures, queue, self.deadline, submit), queue, stop)
+        finally:
+            stop.set()
+
     def _task(self, island: int, epoch: int, end: float, wall_end: float,
-              start: Found | None, channel: str, stop: str) -> IslandTask:
+              start: Found | None, channel: str, stop: str, seed: int | None = None
+              ) -> IslandTask:
         methods = self.cfg.methods
         return IslandTask(
             island=island, epoch=epoch, method=methods[(island + epoch) % len(methods)],
             family=self.family.name, instance=self.instance, objective=self.opts.objective,
-            seed=(self.opts.seed + 7919 * island + 104729 * epoch) % MAX_SEED,
+            seed=(self.opts.seed + 7919 * island + 104729 * epoch) % MAX_SEED
+            if seed is None else seed,
             seconds=max(0.05, end - time.perf_counter()), end=wall_end,
             params=self.cfg.passed,
             start=None if start is None else _board_text(self.family, self.instance,
@@ -406,16 +476,21 @@ class Islands:
             channel=channel, stop=stop,
         )
 
-    def _wait(self, futures: dict, queue, record: dict, until: float) -> dict:
-        """Collect answers and streamed boards until every task has answered or `until`."""
-        pending = dict(futures)
+    def _wait(self, pending: dict, queue, until: float,
+              then: Callable[[int], None] | None = None) -> dict:
+        """Collect answers and streamed boards until every task (future: (task, its record))
+        has answered or `until`; `then(island)` after each answer may add the island's next
+        task to `pending`. Returns the tasks still out."""
         while pending and time.perf_counter() < until and not self.solved():
             self._drain(queue)
             for fut in [f for f in pending if f.done()]:
-                self._collect(fut, pending.pop(fut), record)
+                task, run = pending.pop(fut)
+                self._collect(fut, task, run)
+                if then is not None:
+                    then(task.island)
             time.sleep(POLL)
         for fut in [f for f in pending if f.done()]:
-            self._collect(fut, pending.pop(fut), record)
+            self._collect(fut, *pending.pop(fut))
         return pending
 
     def _drain(self, queue) -> None:
@@ -425,15 +500,16 @@ class Islands:
             else:
                 self.offer(msg)
 
-    def _collect(self, fut, task: IslandTask, record: dict) -> None:
-        run = record["runs"][task.island]
+    def _collect(self, fut, task: IslandTask, run: dict) -> None:
+        run["ended"] = round(self.now(), 3)
         if fut.status != "finished":
             exc = fut.exception()
             run.update(status="error", error=f"{type(exc).__name__}: {exc}")
             return
         answer = fut.result()
         run.update({k: answer.get(k) for k in ("status", "claimed", "source", "seconds",
-                                               "cpu_seconds")})
+                                               "cpu_seconds", "worker", *SEARCH_STATS,
+                                               "trail") if k in answer})
         if answer.get("board") is None:
             return
         found = self.offer({**answer, "island": task.island, "epoch": task.epoch,
@@ -443,7 +519,7 @@ class Islands:
     # --- the answer ------------------------------------------------------------------------
     def result(self) -> SolveResult:
         seconds = self.now()
-        runs = [r for e in self.epochs for r in e["runs"]]
+        runs = self.runs
         cpu = round(sum(r.get("cpu_seconds") or 0.0 for r in runs), 3)
         if self.best is None:
             errors = sorted({r["error"] for r in runs if r.get("error")})
@@ -466,6 +542,8 @@ class Islands:
             "epoch_seconds": self.cfg.epoch,
             "best_from": None if self.best is None else self.best.where(),
             "epochs": self.epochs,
+            **({"tasks": self.runs} if self.cfg.migration == "none" else {}),
+            "streams": summary(self.runs),
             "rescored": self.rescored,
             "rejected": self.rejected,
             "cpu_seconds": cpu,  # the islands' tasks, as the workers measured them
