@@ -220,7 +220,8 @@ def solve(
     islands: int | None = typer.Option(
         None, "--islands",
         help="with --objective and -t: N islands on Dask exchanging their best boards "
-        "(options --epoch S, --migration ring|best, --island-methods lns,memetic)",
+        "(options --epoch S, --migration ring|best|none, --island-methods lns,memetic; "
+        "none: independent seeded streams)",
     ),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="with --islands: the Dask scheduler (default: a local cluster)"
