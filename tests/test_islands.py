@@ -105,6 +105,23 @@ def test_streams_run_seeded_break_searches_and_sum_their_counters(cluster):
     assert max(total["task_scores"], key=int) == str(data["objective"])
 
 
+@pytest.mark.slow
+def test_streams_on_the_default_local_cluster_count_each_workers_placements():
+    board = INSTANCES / "e2_16x16.txt"
+    res = run_cli("solve", board, "--objective", "matches", "--islands", "2", "-t", "20",
+                  "--migration", "none", "--island-methods", "search", "--break-rule",
+                  "blackwood", "--epoch", "6", "--json", timeout=180)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["verified"] and data["objective"] == _verified_score(board, data["solution"])
+    streams = data["stats"]["streams"]
+    assert data["stats"]["scheduler"] == "local" and len(streams["workers"]) == 2
+    assert all(w["nodes"] > 0 and w["tasks"] >= 1 for w in streams["workers"].values())
+    assert [s["tasks"] for s in streams["streams"]] == [
+        sum(t["island"] == i and t.get("nodes") is not None for t in data["stats"]["tasks"])
+        for i in (0, 1)]
+
+
 def test_more_islands_than_worker_threads_are_refused_in_one_line(cluster):
     res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "3", "-t", "20",
                   "--scheduler", cluster.scheduler_address, "--json", timeout=120)
