@@ -11,21 +11,36 @@ change of that count over the change of its process's CPU time from the start of
 until it has had as many CPU seconds as ours (or `--peer-wait` more wall seconds passed). The load
 average is printed before and after: on a busy machine both rates drop.
 
+With `--matrix CSV` it measures the Blackwood rule's options instead: the combinations
+default (`--break-rule blackwood`), +colour (`--colour-rule blackwood`), +restarts
+(`--restart-nodes N`) and both, each seed of `--seeds` for `--seconds` CPU seconds, one
+single-core process per run pinned with taskset to one of `--cores` (as many runs at a time
+as cores given). Each run appends a row to the CSV (best score, placements per CPU second,
+restarts, deepest depth, the load average at its start); runs already in the CSV are
+skipped, so a stopped measurement resumes.
+
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20 \
         --option break_rule=blackwood --peer /work/peer/libblackwood
+    python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --matrix blackwood.csv \
+        --seeds 5 --seconds 600 --cores 0,1,2,3
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 import os
 import pty
+import queue
 import re
 import select
 import subprocess
+import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from tilesolve.families.edgematch import breakscan
 from tilesolve.families.edgematch.official import apply_rules
@@ -106,9 +121,9 @@ class Peer:
         os.close(self.master)
 
 
-def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, float, int, str]:
-    """(placements per CPU second, CPU seconds, placements, best score and deepest depth) of
-    the break search on this thread for `seconds` CPU seconds."""
+def measure(path: str, seconds: float, seed: int, params: dict) -> dict:
+    """The break search on this thread for `seconds` CPU seconds: best score (None without a
+    board), placements, CPU seconds, placements per CPU second, restarts, deepest depth."""
     from tilesolve.core import squaregrid as sq
 
     inst = apply_rules(read_instance(path))
@@ -116,8 +131,87 @@ def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, flo
     c0 = time.thread_time()
     res = breakscan.search(inst, sched, seed, stop=lambda: time.thread_time() - c0 >= seconds)
     cpu = time.thread_time() - c0
-    score = "none" if res.breaks is None else sq.join_count(inst.width, inst.height) - res.breaks
-    return res.nodes / cpu, cpu, res.nodes, f"best score {score}, deepest {res.max_depth}"
+    score = None if res.breaks is None else sq.join_count(inst.width, inst.height) - res.breaks
+    return {"best_score": score, "placements": res.nodes, "cpu_seconds": round(cpu, 3),
+            "placements_per_cpu_s": round(res.nodes / cpu), "restarts": res.restarts,
+            "max_depth": res.max_depth}
+
+
+def ours(path: str, seconds: float, seed: int, params: dict) -> tuple[float, float, int, str]:
+    """(placements per CPU second, CPU seconds, placements, best score and deepest depth) of
+    the break search on this thread for `seconds` CPU seconds."""
+    m = measure(path, seconds, seed, params)
+    return (m["placements_per_cpu_s"], m["cpu_seconds"], m["placements"],
+            f"best score {m['best_score'] or 'none'}, deepest {m['max_depth']}")
+
+
+# --- the Blackwood rule's options, run by run (--matrix) --------------------------------------
+COLUMNS = ("combination", "seed", "seconds", "restart_nodes", "best_score", "placements",
+           "cpu_seconds", "placements_per_cpu_s", "restarts", "max_depth", "core", "load_average")
+
+
+def combinations(restart_nodes: int) -> dict[str, dict]:
+    """The options of each combination measured."""
+    base = {"break_rule": "blackwood"}
+    colour = {"colour_rule": "blackwood"}
+    restarts = {"restart_nodes": str(restart_nodes)}
+    return {"default": base, "colour": {**base, **colour}, "restarts": {**base, **restarts},
+            "both": {**base, **colour, **restarts}}
+
+
+def done_runs(path: str) -> set[tuple[str, int, float, int]]:
+    """(combination, seed, seconds, restart nodes) of the rows the CSV holds already."""
+    if not os.path.exists(path):
+        return set()
+    with open(path, newline="") as f:
+        return {(r["combination"], int(r["seed"]), float(r["seconds"]),
+                 int(r["restart_nodes"])) for r in csv.DictReader(f)}
+
+
+def one_run(board: str, name: str, params: dict, seed: int, seconds: float, core: int,
+            restart_nodes: int) -> dict:
+    """One run in a child process pinned to `core`, as a CSV row."""
+    options = [a for k, v in params.items() for a in ("--option", f"{k}={v}")]
+    load = os.getloadavg()[0]
+    out = subprocess.run(["taskset", "-c", str(core), sys.executable, __file__, board,
+                          "--seconds", str(seconds), "--seed", str(seed), "--row", *options],
+                         capture_output=True, text=True, check=True)
+    row = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"combination": name, "seed": seed, "seconds": seconds,
+            "restart_nodes": restart_nodes, **row, "core": core, "load_average": round(load, 2)}
+
+
+def matrix(args: argparse.Namespace) -> None:
+    """Every combination and seed not in the CSV yet, as many at a time as cores."""
+    cores: queue.Queue[int] = queue.Queue()
+    for c in args.cores.split(","):
+        cores.put(int(c))
+    have = done_runs(args.matrix)
+    todo = [(name, params, seed) for seed in range(args.seed, args.seed + args.seeds)
+            for name, params in combinations(args.restart_nodes).items()
+            if (name, seed, args.seconds, args.restart_nodes) not in have]
+    print(f"{len(todo)} runs to do, {len(have)} in {args.matrix}; load {os.getloadavg()}")
+    lock = threading.Lock()
+
+    def go(name: str, params: dict, seed: int) -> None:
+        core = cores.get()
+        try:
+            row = one_run(args.board, name, params, seed, args.seconds, core,
+                          args.restart_nodes)
+        finally:
+            cores.put(core)
+        with lock:
+            fresh = not os.path.exists(args.matrix)
+            with open(args.matrix, "a", newline="") as f:
+                w = csv.DictWriter(f, COLUMNS)
+                if fresh:
+                    w.writeheader()
+                w.writerow(row)
+            print(", ".join(f"{k} {row[k]}" for k in COLUMNS), flush=True)
+
+    with ThreadPoolExecutor(cores.qsize()) as pool:
+        for f in [pool.submit(go, *job) for job in todo]:
+            f.result()
 
 
 def main() -> None:
@@ -132,9 +226,21 @@ def main() -> None:
                     help="the Python that runs libblackwood (default: python3 on the PATH)")
     ap.add_argument("--peer-wait", type=float, default=120.0,
                     help="wall seconds the peer may go on after ours to reach its CPU seconds")
-    ap.add_argument("--cores", default="0,1", help="our core, the peer's core")
+    ap.add_argument("--cores", default="0,1",
+                    help="our core, the peer's core (with --matrix: the cores runs go on)")
+    ap.add_argument("--matrix", metavar="CSV", help="measure the Blackwood rule's options, "
+                    "one row per run in this CSV (resumed where it stopped)")
+    ap.add_argument("--seeds", type=int, default=3, help="with --matrix: seeds from --seed")
+    ap.add_argument("--restart-nodes", type=int, default=500_000_000,
+                    help="with --matrix: the +restarts combinations' placements per run")
+    ap.add_argument("--row", action="store_true", help=argparse.SUPPRESS)  # a matrix child
     args = ap.parse_args()
     params = dict(o.split("=", 1) for o in args.option)
+    if args.matrix:
+        return matrix(args)
+    if args.row:
+        print(json.dumps(measure(args.board, args.seconds, args.seed, params)))
+        return
     mine, theirs = (int(c) for c in args.cores.split(","))
     print(f"load average before: {os.getloadavg()}")
     peer = None

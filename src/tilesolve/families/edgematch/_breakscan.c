@@ -210,6 +210,13 @@ static PyObject *step(PyObject *self, PyObject *args)
  * breaks so far in br[d + 1] (br[0] = 0). Measured on Eternity II against the general loop
  * above (lab/scripts/e2_rate.py, lab/pages/hybrid.md "The Blackwood rule").
  *
+ * Blackwood's colour-exhaustion rule (`--colour-rule`, colour_rule.py): up to and including
+ * depth d the pieces placed must carry at least floor[d] sides of the chosen colours, weight[p]
+ * sides on piece p. With the rule on, each bucket lists its candidates by weight, heaviest
+ * first, so the first free candidate that fails the floor ends its bucket: every later one
+ * fails too (one test per placement, not per candidate). Depths from state[6] on have no floor
+ * (0 with the rule off), and neither count nor test.
+ *
  * fast_step(arrays, budget) -> (code, placements); arrays (int32 unless said):
  *   0-5   P0, start0, P1, start1, P2, start2 (the buckets of step's phases 0-2)
  *   6,7   left, up: the depth whose E (S) colour keys this depth, n for the border
@@ -217,20 +224,23 @@ static PyObject *step(PyObject *self, PyObject *args)
  *   10,11 allow, exact (per depth, as for step)
  *   12    kind (per depth): the buckets' block of the depth (its cell, or a class of cells
  *         sharing one candidate list, as Blackwood's lists per cell kind)
- *   13-19 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
- *   20    used (per piece)   [writable]
- *   21    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds]
+ *   13,14 weight (per piece), floor (per depth): the colour rule
+ *   15-21 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
+ *   22    used (per piece)   [writable]
+ *   23    cum (n + 1): the chosen colours' sides on depths 0..d-1 at cum[d]   [writable]
+ *   24    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds, floor_end]
  */
-enum { FAST_ARRAYS = 22, FAST_FIXED = 13 };
+enum { FAST_ARRAYS = 25, FAST_FIXED = 15 };
 #define PIECE(v) ((v) & 0xfff)
 #define OTHER(v) (((v) >> 24) & 0x3f)
 
 typedef struct {
     const uint32_t *P[3];
-    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind;
-    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used;
+    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind, *weight,
+        *floor;
+    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used, *cum;
     int64_t *state;
-    long long n;
+    long long n, floor_end;
 } Fast;
 
 /* The bucket of phase `ph` at depth d, from the colours of its placed neighbours. */
@@ -282,6 +292,13 @@ static inline int fast_place(Fast *t, long long d)
         const uint32_t *P = t->P[ph];
         uint32_t key = ph == 1 ? (uint32_t)t->ps[t->up[d]] : (uint32_t)t->pe[t->left[d]];
         int32_t end = t->lim[d], i = fast_scan(P, t->pos[d], end, t->used, m, want, ph, key);
+        if (i < end && d < t->floor_end) {
+            int32_t c = t->cum[d] + t->weight[PIECE(P[i])];
+            if (c < t->floor[d])
+                i = end; /* the heaviest free candidate is short: so is the rest */
+            else
+                t->cum[d + 1] = c;
+        }
         t->pos[d] = i;
         if (i < end) {
             uint32_t v = P[i];
@@ -342,17 +359,20 @@ static PyObject *fast_step(PyObject *self, PyObject *args)
         t.start[k] = v[2 * k + 1].buf;
     }
     const int32_t **ro[] = {&t.left, &t.up, &t.need_mask, &t.need_val, &t.allow, &t.exact,
-                            &t.kind};
-    for (int k = 0; k < 7; k++)
+                            &t.kind, &t.weight, &t.floor};
+    for (int k = 0; k < 9; k++)
         *ro[k] = v[6 + k].buf;
-    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used};
-    for (int k = 0; k < 8; k++)
-        *rw[k] = v[13 + k].buf;
-    t.state = v[21].buf;
+    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used, &t.cum};
+    for (int k = 0; k < 9; k++)
+        *rw[k] = v[15 + k].buf;
+    t.state = v[24].buf;
     t.n = v[6].len / 4;
-    int bad = v[21].len < 6 * 8;
-    for (int k = 6; k < 20; k++) /* per-depth arrays; br, pe, ps hold one more */
-        bad |= v[k].len / 4 < t.n + (k >= 17);
+    int bad = v[24].len < 7 * 8;
+    for (int k = 6; k < 24; k++) /* per-depth arrays (br, pe, ps, cum hold one more), the
+                                  * per-piece ones (weight, used) aside */
+        bad |= k != 13 && k != 22 && v[k].len / 4 < t.n + (k >= 19);
+    t.floor_end = bad ? 0 : t.state[6];
+    bad |= t.floor_end < 0 || t.floor_end > t.n || v[13].len != v[22].len;
     for (long long d = 0; !bad && d < t.n; d++) /* every kind's buckets there */
         bad = t.kind[d] < 0 || t.kind[d] >= t.state[5] ||
               v[1].len / 4 <= (t.kind[d] + 1) * t.state[3] ||

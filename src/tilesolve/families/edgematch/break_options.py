@@ -6,6 +6,18 @@ from __future__ import annotations
 
 from ...core.options import Option, Options, count, parse_switch
 
+
+def colour_choice(value: object) -> str | tuple[int, ...]:
+    """off, blackwood, or colours like 5,7,20"""
+    text = str(value).strip().lower()
+    if text in ("blackwood", "off"):
+        return text
+    colours = tuple(int(c) for c in text.replace(" ", "").split(","))
+    if min(colours) < 1 or len(set(colours)) != len(colours):
+        raise ValueError(value)
+    return colours
+
+
 BREAK_OPTIONS = Options(
     Option("breaks", count, None, "mismatched joins allowed at first (default: by board size)"),
     Option("break_from", count, None, "first row where a mismatch may fall (default: by board "
@@ -20,4 +32,15 @@ BREAK_OPTIONS = Options(
            "197, 203, ... 238 of 256 and --breaks beyond them spread over the last cells, at "
            "most one per placement, none between frame pieces; a faster loop); default: eii "
            "on boards of 16x16 cells and more, ramp below", choices=("ramp", "eii",
-                                                                    "blackwood")))
+                                                                    "blackwood")),
+    Option("colour_rule", colour_choice, None, "with --break-rule blackwood, Blackwood's "
+           "colour exhaustion: up to each depth the pieces placed carry at least a floor of "
+           "sides in the chosen colours (rising piecewise linearly to 119 of their 122 sides "
+           "by depth 160 of 256, scaled on other boards), candidates with more of them tried "
+           "first; blackwood: his three colours on the official set (5, 7, 20 here, his 12, "
+           "15, 9: one frame and two inner colours), or the colours given (e.g. 1,7,9); "
+           "default off"),
+    Option("restart_nodes", count, None, "with --break-rule blackwood or ramp, a new run (a "
+           "new seeded shuffle of every cell's candidates) after this many placements "
+           "without a better board, 0 for one run; default: Luby restarts of 2 million "
+           "placements a unit"))

@@ -28,7 +28,7 @@ from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from . import eii_groups, keep_last
+from . import colour_rule, eii_groups, keep_last
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 from .placements import placement_rows
@@ -76,6 +76,8 @@ class Schedule:
     start_row: int
     keep_last: bool = False  # place a good group of pieces last (keep_last.py)
     rule: str = "ramp"  # "ramp", or "eii" (Verhaard's eii: its break table, groups, restarts)
+    colours: tuple[int, ...] = ()  # the blackwood rule's colours to exhaust (colour_rule.py)
+    restart_nodes: int | None = None  # placements per run (0: one run), else Luby restarts
 
     def allow(self, width: int, height: int) -> np.ndarray:
         n = width * height
@@ -187,16 +189,20 @@ class BreakTables:
                     need[i] = inst.edges(*fixed[nb])[sq.opposite(side)]
 
     def buckets(self, seed: int, rows: np.ndarray | None = None, keys: tuple | None = None,
-                sizes: tuple | None = None) -> tuple[np.ndarray, ...]:
+                sizes: tuple | None = None,
+                rank: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """(start, idx) for each phase's buckets, each bucket in a seeded random order, the
         pieces marked `later` after the others; idx indexes `self.rows`. By default all rows
         by (cell, colours), else the rows `rows` by `keys` (one array per phase, over those
-        rows) into `sizes` buckets."""
+        rows) into `sizes` buckets. rank[p] (0-based piece, 0-7): lower ranks first, random
+        among equals (the colour rule's order)."""
         rows = np.arange(len(self.rows)) if rows is None else rows
         keys, sizes = (self.keys, self.sizes) if keys is None else (keys, sizes)
         noise = np.random.default_rng(seed).integers(0, 1 << 20, len(rows))
         if self.later.any():  # the top bit orders; without a group the draws stay as they were
             noise = (noise >> 1) | (self.later[rows] << 19)
+        if rank is not None:  # the top three bits order, before `later`
+            noise = (noise >> 3) | (rank[self.rows[rows, 1]].astype(np.int64) << 17)
         out = []
         for key, size in zip(keys, sizes, strict=True):
             idx = rows[np.argsort((key.astype(np.int64) << 20) | noise)].astype(np.int32)
@@ -286,12 +292,13 @@ class FastSearcher:
     """One seeded search under the Blackwood rule, in `_breakscan.fast_step`: at most one
     break per placement, so the buckets of phases 0-2 only, each entry a packed record
     (piece, E, S and the join that may break) read with one load (_breakscan.c); without
-    the compiled core, or with engine "python", the same loop in Python (py_fast_step)."""
+    the compiled core, or with engine "python", the same loop in Python (py_fast_step).
+    colours: Blackwood's colour-exhaustion rule on those colours (colour_rule.py), or none."""
 
     MAX_PIECES, MAX_COLOURS = 1 << 12, 1 << 6
 
     def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray,
-                 shared: bool = True, engine: str = "auto"):
+                 shared: bool = True, engine: str = "auto", colours: tuple[int, ...] = ()):
         self.compiled = engine != "python" and _breakscan is not None
         if t.npieces > self.MAX_PIECES or t.ncol > self.MAX_COLOURS:
             raise InputError(f"--break-rule blackwood packs pieces in 12 bits and colours in "
@@ -305,10 +312,29 @@ class FastSearcher:
         else:
             kind, rows = np.arange(n, dtype=np.int32), np.arange(len(t.rows))
         nk = int(kind.max()) + 1
+        weight = colour_rule.weights(t.inst, colours)
+        due = colour_rule.floor(n, int(weight.sum())) if colours else np.zeros(n, np.int32)
         k, w, no = (kind[t.rows[rows, 0]].astype(np.int64), t.rows[rows, 3], t.rows[rows, 4])
         self.buckets = t.buckets(seed, rows, (k * t.nkeys + w * t.ncol + no, k * t.ncol + w,
                                               k * t.ncol + no),
-                                 (nk * t.nkeys, nk * t.ncol, nk * t.ncol))
+                                 (nk * t.nkeys, nk * t.ncol, nk * t.ncol),
+                                 4 - weight if colours else None)
+        packed = self._packed(t)
+        left = np.where(t.left < 0, n, t.left).astype(np.int32)
+        up = np.where(t.up < 0, n, t.up).astype(np.int32)
+        mask = np.where(t.need_e >= 0, 0x3F << 12, 0) | np.where(t.need_s >= 0, 0x3F << 18, 0)
+        val = np.maximum(t.need_e, 0) << 12 | np.maximum(t.need_s, 0) << 18
+        self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
+        self.br, self.pe, self.ps, self.cum = (np.zeros(n + 1, np.int32) for _ in range(4))
+        self.used = np.zeros(t.npieces, np.int32)
+        floor_end = int(np.flatnonzero(due).max()) + 1 if due.any() else 0
+        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, nk, floor_end], np.int64)
+        self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
+                       self.allow, np.ascontiguousarray(exact, np.int32), kind, weight, due,
+                       *self.walk, self.br, self.pe, self.ps, self.used, self.cum, self.state)
+
+    def _packed(self, t: BreakTables) -> list[np.ndarray]:
+        """Each phase's bucket entries as packed records, and the bucket starts."""
         piece, cw, cn, ce, cs = (a.astype(np.uint32) for a in t.cand)
         body = piece | ce << 12 | cs << 18
         packed = []
@@ -316,18 +342,7 @@ class FastSearcher:
             idx = self.buckets[2 * k + 1]
             packed += [np.ascontiguousarray((body | np.uint32(other) << 24)[idx] if k else
                                             body[idx]), self.buckets[2 * k]]
-        left = np.where(t.left < 0, n, t.left).astype(np.int32)
-        up = np.where(t.up < 0, n, t.up).astype(np.int32)
-        mask = np.where(t.need_e >= 0, 0x3F << 12, 0) | np.where(t.need_s >= 0, 0x3F << 18, 0)
-        val = np.maximum(t.need_e, 0) << 12 | np.maximum(t.need_s, 0) << 18
-        self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
-        self.br, self.pe, self.ps = (np.zeros(n + 1, np.int32) for _ in range(3))
-        self.used = np.zeros(t.npieces, np.int32)
-        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, nk], np.int64)
-        self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
-                       self.allow, np.ascontiguousarray(exact, np.int32), kind, *self.walk,
-                       self.br,
-                       self.pe, self.ps, self.used, self.state)
+        return packed
 
     @property
     def max_depth(self) -> int:
@@ -353,10 +368,10 @@ class FastSearcher:
 
 def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
     """The loop of `_breakscan.fast_step` in Python (the fallback of the Blackwood rule)."""
-    (p0, s0, p1, s1, p2, s2, left, up, mask, val, allow, exact, kind, pos, lim, phase, piece,
-     br, pe, ps, used, state) = arrays
+    (p0, s0, p1, s1, p2, s2, left, up, mask, val, allow, exact, kind, weight, due, pos, lim,
+     phase, piece, br, pe, ps, used, cum, state) = arrays
     packed, starts = (p0, p1, p2), (s0, s1, s2)
-    d, mode, maxd, nkeys, ncol, _ = (int(x) for x in state[:6])
+    d, mode, maxd, nkeys, ncol, _, floor_end = (int(x) for x in state[:7])
     n, nodes, code = len(left), 0, 0
 
     def bucket(d: int, ph: int) -> int:
@@ -380,6 +395,11 @@ def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
                 if used[v & 0xFFF] or (v & int(mask[d])) != val[d] or \
                         (ph and ((v >> 24) & 0x3F) == key):
                     continue
+                if d < floor_end:  # the colour rule: this bucket ends at the first one short
+                    if cum[d] + weight[v & 0xFFF] < due[d]:
+                        pos[d] = lim[d]
+                        break
+                    cum[d + 1] = cum[d] + weight[v & 0xFFF]
                 pos[d], piece[d], used[v & 0xFFF] = i, v & 0xFFF, 1
                 pe[d], ps[d], br[d + 1] = (v >> 12) & 0x3F, (v >> 18) & 0x3F, br[d] + (ph > 0)
                 return True
@@ -530,7 +550,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
                 break
             runs.tighten(s, known)
         t0 = time.perf_counter()
-        code, done = s.step(pace)
+        code, done = s.step(runs.chunk(pace))
         took = time.perf_counter() - t0
         nodes += done
         runs.nodes += done
@@ -585,7 +605,7 @@ class _Runs:
         gates = None
         if self.blackwood:
             return FastSearcher(self.t, self.seed + 7919 * self.run, self.allow, self.exact,
-                                engine=self.engine)
+                                engine=self.engine, colours=self.schedule.colours)
         if self.eii:
             k = self.run % eii_groups.GROUPS
             if k not in self.groups:
@@ -614,7 +634,9 @@ class _Runs:
     def goes_on(self, s: BreakSearcher, code: int, restart: int) -> bool:
         """Whether the run goes on after a chunk that ended with `code`: with the eii rule
         while each window of EII_WINDOW placements reaches a new depth (and the tree is not
-        walked to its end), else until its Luby share of `restart` placements is spent."""
+        walked to its end), else until its Luby share of `restart` placements is spent, or
+        with the schedule's `restart_nodes` until that many (0: never) since the run began or
+        last found a board."""
         if self.eii:
             if self.nodes >= EII_WINDOW:
                 if s.max_depth > self.depth:  # deeper in this window: it keeps going
@@ -623,7 +645,16 @@ class _Runs:
             elif code != -1:
                 return True
             return False
+        fixed = self.schedule.restart_nodes
+        if fixed is not None:
+            return bool(not fixed or self.nodes < fixed)
         return bool(not restart or self.nodes < restart * luby(self.run))
+
+    def chunk(self, pace: int) -> int:
+        """The placements of the next step: `pace`, cut to what is left of this run's
+        `restart_nodes`, so that a run ends at its limit, not at the end of a step."""
+        fixed = self.schedule.restart_nodes
+        return min(pace, max(1, fixed - self.nodes)) if fixed else pace
 
     def next(self) -> BreakSearcher | FastSearcher | None:
         """The next run's searcher."""
@@ -676,7 +707,7 @@ def search_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int, node_
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     """`--breaks N --break-from ROW --break-rule RULE`, each defaulting to default_schedule's
     (the eii rule, the default from EII_DEFAULT_CELLS cells, starts from EII_BREAKS_PER_CELL
-    breaks per cell from the first row)."""
+    breaks per cell from the first row), and `--colour-rule`, `--restart-nodes` (run_options)."""
     sched = default_schedule(inst)
     breaks = BREAK_OPTIONS.value(params, "breaks")
     start = BREAK_OPTIONS.value(params, "break_from")
@@ -692,7 +723,21 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     if breaks is None:
         breaks = sched.breaks if rule == "ramp" else \
             max(1, round(EII_BREAKS_PER_CELL * (inst.height - start) * inst.width))
-    return Schedule(breaks, start, bool(keep), rule)
+    return Schedule(breaks, start, bool(keep), rule, *run_options(inst, params, rule))
+
+
+def run_options(inst: EdgeInstance, params: dict, rule: str) -> tuple[tuple[int, ...], int | None]:
+    """(the colours `--colour-rule` exhausts, `--restart-nodes`): the colour rule is the
+    blackwood rule's, and eii restarts by its own windows."""
+    colours = colour_rule.chosen(inst, BREAK_OPTIONS.value(params, "colour_rule"))
+    if colours and rule != "blackwood":
+        raise InputError("--colour-rule works with --break-rule blackwood; got the "
+                         f"{rule} rule")
+    nodes = BREAK_OPTIONS.value(params, "restart_nodes")
+    if nodes is not None and rule == "eii":
+        raise InputError("--restart-nodes works with --break-rule blackwood or ramp; the eii "
+                         "rule restarts runs that stop getting deeper")
+    return colours, nodes
 
 
 def elsewhere(inbox, joins: int) -> Callable[[], int | None]:
