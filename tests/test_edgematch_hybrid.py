@@ -454,7 +454,7 @@ def test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once():
     pf = Portfolio(family, inst, str(path), opts)
     assert pf.cfg.share  # on by default for these lanes
     first = solve_backend(family, inst, str(path), "lns", SolveOptions(
-        time_limit=1, threads=1, objective="matches"))  # a board from another lane
+        time_limit=2, threads=1, objective="matches"))  # a board from another lane
     assert first.verified
     pf.standings.offer("lns", Outcome(Status.FEASIBLE, first.board, first.objective), 0.0)
     assert pf.standings.best is not None and pf.standings.best[1].verified
