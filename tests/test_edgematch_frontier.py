@@ -7,22 +7,22 @@ Speed is measured by lab/scripts/bench_edgematch.py, never here.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
 import pytest
 from conftest import INSTANCES, run_cli
 
+import tilesolve
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.edgematch import cnf, cpsat, search
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.parse import read_instance
 
 VARIANTS = {  # name -> (backend, options)
-    "cpsat rowscan order": ("cpsat", ["--order", "rowscan"]),
-    "cpsat search hint": ("cpsat", ["--presearch", "5"]),
-    "sat search hint": ("sat", ["--presearch", "5"]),
+    "cpsat rowscan order": ("cpsat", {"order": "rowscan"}),
+    "cpsat search hint": ("cpsat", {"presearch": "5"}),
+    "sat search hint": ("sat", {"presearch": "5"}),
 }
 IMPOSSIBLE_3X3 = """edgematch 3 3
 # the frame shows colour 1 inwards everywhere, the inner piece has only colour 2
@@ -38,25 +38,24 @@ IMPOSSIBLE_3X3 = """edgematch 3 3
 """
 
 
-def solve_json(*args: str) -> tuple[int, dict]:
-    proc = run_cli("solve", *args, "--json", "--threads", "1", timeout=200)
-    assert proc.stdout.strip(), proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+def solve_json(path, backend: str, time_limit: float, **options: str) -> dict:
+    """The run's JSON result, through the API (the command line's start-up cost 0.3 CPU s a
+    run; its options' names are checked by test_cpsat_rejects_bad_options)."""
+    res = tilesolve.load(path).solve(backend, time_limit=time_limit, threads=1, **options)
+    return res.to_json()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("name", ["e2_4x4.txt", "e2_5x5.txt"])
 def test_variants_solve_shipped_boards(variant, name):
     backend, args = VARIANTS[variant]
-    code, data = solve_json(str(INSTANCES / name), "--backend", backend, "--time-limit", "120",
-                            *args)
-    assert code == 0 and data["status"] == "solved" and data["verified"] is True
+    data = solve_json(INSTANCES / name, backend, 120, **args)
+    assert data["status"] == "solved" and data["verified"] is True
 
 
 def test_search_hint_reaches_cpsat_as_a_complete_board():
-    code, data = solve_json(str(INSTANCES / "e2_5x5.txt"), "--backend", "cpsat",
-                            "--presearch", "30", "--time-limit", "120")
-    assert code == 0 and data["verified"]
+    data = solve_json(INSTANCES / "e2_5x5.txt", "cpsat", 120, presearch="30")
+    assert data["status"] == "solved" and data["verified"]
     assert data["stats"]["presearch"] == "board"
     assert data["stats"]["solution_info"] == "complete_hint"
 
@@ -80,12 +79,11 @@ def test_presearch_seconds_follow_the_board_size_rule(size, params, want):
 
 def test_default_cpsat_and_sat_run_the_search_first_on_a_7x7():
     for backend in ("cpsat", "sat"):
-        code, data = solve_json(str(INSTANCES / "e2_niang_7x7_p7.txt"), "--backend", backend,
-                                "--time-limit", "120")
-        assert code == 0 and data["verified"] and data["stats"]["presearch"] == "board"
-    code, data = solve_json(str(INSTANCES / "e2_5x5.txt"), "--backend", "cpsat",
-                            "--time-limit", "120")
-    assert code == 0 and data["verified"] and "presearch" not in data["stats"]
+        data = solve_json(INSTANCES / "e2_niang_7x7_p7.txt", backend, 120)
+        assert data["status"] == "solved" and data["verified"]
+        assert data["stats"]["presearch"] == "board"
+    data = solve_json(INSTANCES / "e2_5x5.txt", "cpsat", 120)
+    assert data["status"] == "solved" and data["verified"] and "presearch" not in data["stats"]
 
 
 @pytest.mark.parametrize("variant", [*VARIANTS, "cpsat default", "sat default",
@@ -93,9 +91,9 @@ def test_default_cpsat_and_sat_run_the_search_first_on_a_7x7():
 def test_variants_agree_an_impossible_board_is_infeasible(tmp_path, variant):
     path = tmp_path / "impossible.txt"
     path.write_text(IMPOSSIBLE_3X3)
-    backend, args = VARIANTS.get(variant, (variant.split()[0], []))
-    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60", *args)
-    assert code == 3 and data["status"] == "infeasible" and data["solution"] is None
+    backend, args = VARIANTS.get(variant, (variant.split()[0], {}))
+    data = solve_json(path, backend, 60, **args)
+    assert data["status"] == "infeasible" and data["solution"] is None
 
 
 @pytest.mark.parametrize(("mod", "params"), [(cpsat, {"order": "rowscan"}),

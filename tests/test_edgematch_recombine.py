@@ -149,9 +149,11 @@ def test_the_memetic_backend_runs_its_pool_and_returns_a_verified_board():
     from tilesolve.families.edgematch import memetic
 
     inst, _ = generate(8, 8, seed=5)
-    out = memetic.solve(inst, SolveOptions(objective="matches", seed=1, stop=anneal.CpuBudget(3.0),
-                                           params={"pool": "3", "member_seconds": "0.3",
-                                                   "start_time": "0.2",
+    # CPU budgets (the same work on a loaded machine): 3 x (0.1 + 0.15) s builds the pool,
+    # the rest makes children (3 CPU s with members of 0.2 + 0.3 s)
+    out = memetic.solve(inst, SolveOptions(objective="matches", seed=1, stop=anneal.CpuBudget(1.5),
+                                           params={"pool": "3", "member_seconds": "0.15",
+                                                   "start_time": "0.1",
                                                    "memetic_seconds": "0.3"}))
     rep = verify(inst, out.solution, "matches")
     assert rep.ok and rep.score == out.objective

@@ -1,6 +1,6 @@
 """The fast edge-matching backends: the rowscan search (compiled and Python) and CP-SAT.
 
-Small public instances solve to a verified board through the CLI; fixed pieces are honoured;
+Small public instances solve to a verified board through the API; fixed pieces are honoured;
 an impossible board is proven infeasible; a tiny time limit on a hard board ends in a timeout.
 """
 
@@ -11,6 +11,7 @@ import json
 import pytest
 from conftest import E2_DATA, needs_e2_data, run_cli
 
+import tilesolve
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.dispatch import solve_file
 from tilesolve.families.edgematch import search
@@ -21,10 +22,11 @@ BRENDAN = E2_DATA / "brendan"
 pytestmark = needs_e2_data()
 
 
-def solve_json(*args: str) -> tuple[int, dict]:
-    proc = run_cli("solve", *args, "--json", "--threads", "1", timeout=200)
-    assert proc.stdout.strip(), proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+def solve_json(path, backend: str, time_limit: float | None = None, **options) -> dict:
+    """The run's JSON result, through the API (the command line's start-up cost 0.2 CPU s a
+    run; its exit codes and options are checked by the run_cli tests below)."""
+    res = tilesolve.load(path).solve(backend, time_limit=time_limit, threads=1, **options)
+    return res.to_json()
 
 
 @pytest.mark.parametrize("backend", ["search", "cpsat"])
@@ -32,8 +34,7 @@ def solve_json(*args: str) -> tuple[int, dict]:
     "path", [BRENDAN / "pieces_04x04.txt", BRENDAN / "pieces_05x05.txt", E2_DATA / "clue1.txt"]
 )
 def test_small_public_instances_solve_verified(backend, path):
-    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "120")
-    assert code == 0
+    data = solve_json(path, backend, 120)
     assert data["status"] == "solved" and data["verified"] is True
     assert data["backend"] == backend
     if backend == "search":
@@ -42,10 +43,8 @@ def test_small_public_instances_solve_verified(backend, path):
 
 
 def test_python_engine_solves_and_reports_itself():
-    code, data = solve_json(
-        str(BRENDAN / "pieces_05x05.txt"), "--backend", "search", "--engine", "python"
-    )
-    assert code == 0 and data["status"] == "solved" and data["verified"]
+    data = solve_json(BRENDAN / "pieces_05x05.txt", "search", engine="python")
+    assert data["status"] == "solved" and data["verified"]
     assert data["stats"]["engine"] == "python"
 
 
@@ -62,8 +61,8 @@ def _instance_with(tmp_path, pieces_file, fixed_lines: list[str]):
 def test_fixed_piece_is_honoured(tmp_path, backend):
     # piece 13 turned once sits at row 2, column 1 in the known solution of this board
     path = _instance_with(tmp_path, BRENDAN / "pieces_04x04.txt", ["fixed 2 1 13 1"])
-    code, data = solve_json(str(path), "--backend", backend, "--time-limit", "60")
-    assert code == 0 and data["status"] == "solved" and data["verified"]
+    data = solve_json(path, backend, 60)
+    assert data["status"] == "solved" and data["verified"]
     assert data["solution"]["board"][2][1] == [13, 1]
 
 
@@ -78,10 +77,7 @@ def test_search_honours_fix_option():
 
 @pytest.mark.parametrize("backend", ["search", "cpsat"])
 def test_tiny_time_limit_on_a_hard_board_times_out(backend):
-    code, data = solve_json(
-        str(BRENDAN / "pieces_10x10.txt"), "--backend", backend, "--time-limit", "0.3"
-    )
-    assert code == 4
+    data = solve_json(BRENDAN / "pieces_10x10.txt", backend, 0.3)
     assert data["status"] == "timeout" and data["verified"] is False
 
 
@@ -105,11 +101,8 @@ def test_search_and_cpsat_count_the_same_solutions():
     # every board, rotations included (counting switches symmetry breaking off)
     counts = {}
     for backend in ("search", "cpsat"):
-        code, data = solve_json(
-            str(BRENDAN / "pieces_04x04.txt"), "--backend", backend, "--count",
-            "--time-limit", "120",
-        )  # fmt: skip
-        assert code == 0 and data["verified"]
+        data = solve_json(BRENDAN / "pieces_04x04.txt", backend, 120, count=True)
+        assert data["verified"]
         counts[backend] = data["count_raw"]
     assert counts["search"] == counts["cpsat"] > 0
     assert counts["search"] % 4 == 0  # a square board's four turns of each solution
@@ -134,8 +127,8 @@ def test_public_e2_data_solved_by_cpsat_and_checked(name):
 
 def test_cpsat_boolean_model_solves_and_honours_a_fixed_piece(tmp_path):
     path = _instance_with(tmp_path, BRENDAN / "pieces_04x04.txt", ["fixed 1 2 16 3"])
-    code, data = solve_json(str(path), "--backend", "cpsat", "--model", "bool")
-    assert code == 0 and data["status"] == "solved" and data["verified"]
+    data = solve_json(path, "cpsat", model="bool")
+    assert data["status"] == "solved" and data["verified"]
     assert data["solution"]["board"][1][2] == [16, 3]
 
 
