@@ -152,7 +152,10 @@ def test_plain_ea_keeps_its_best_board_and_reports_fitness():
         ga.solve(inst, SolveOptions(params={"population": "x"}))
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat", "search"])
+# the SAT model's and the search's counts up to symmetry stay in the default run in
+# test_count.py::test_every_exact_backend_counts_the_same (a magic hexagon: 1 of 2 boards)
+@pytest.mark.parametrize("backend", ["cpsat", pytest.param("sat", marks=pytest.mark.slow),
+                                     pytest.param("search", marks=pytest.mark.slow)])
 def test_count_order_3_is_one_up_to_symmetry(backend):
     # through the API: the command line's --count is test_count.py's
     import tilesolve
