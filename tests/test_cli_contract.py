@@ -47,9 +47,17 @@ def test_verbose_log_goes_to_stderr_and_json_stays_one_object(cli):
     assert "CP-SAT" in r.stderr
 
 
-def test_largest_seed_is_accepted(cli):
-    r = cli("solve", E2_4, "--seed", "2147483647", "--json", "--threads", "1")
-    assert r.returncode == 0 and _one_object(r.stdout)["seed"] == 2147483647
+@pytest.fixture(scope="module")
+def bom_run(tmp_path_factory):
+    """One plain --json solve, of the 4x4 behind a byte order mark with the largest seed,
+    shared by the tests of each (a CP-SAT command costs 0.35 CPU s)."""
+    path = tmp_path_factory.mktemp("bom") / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + (INSTANCES / "e2_4x4.txt").read_bytes())
+    return run_cli("solve", path, "--seed", "2147483647", "--json", "--threads", "1")
+
+
+def test_largest_seed_is_accepted(bom_run):
+    assert bom_run.returncode == 0 and _one_object(bom_run.stdout)["seed"] == 2147483647
 
 
 ODD_INPUTS = {
@@ -77,11 +85,8 @@ def test_odd_numbers_are_refused_at_once(cli, tmp_path, name, command):
     assert words in obj["error"] and obj["file"] == str(path) and obj["line"] is not None
 
 
-def test_byte_order_mark_is_not_content(cli, tmp_path):
-    path = tmp_path / "bom.txt"
-    path.write_bytes(b"\xef\xbb\xbf" + (INSTANCES / "e2_4x4.txt").read_bytes())
-    r = cli("solve", path, "--json", "--threads", "1")
-    assert r.returncode == 0 and _one_object(r.stdout)["status"] == "solved"
+def test_byte_order_mark_is_not_content(bom_run):
+    assert bom_run.returncode == 0 and _one_object(bom_run.stdout)["status"] == "solved"
 
 
 def test_deeply_nested_json_solution(cli, tmp_path):
@@ -117,9 +122,16 @@ def test_out_and_render_write_solutions_only_unless_asked(cli, tmp_path):
     assert set(tmp_path.iterdir()) == {out, png}  # no temporary file left beside them
 
 
-def test_out_writes_a_verified_solution_whole(cli, tmp_path):
-    out = tmp_path / "s.json"
-    r = cli("solve", E2_4, "-o", out, "--threads", "1")
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """One solve that writes its board (-o) and draws it (--render), for the tests of each."""
+    d = tmp_path_factory.mktemp("written")
+    out, svg = d / "s.json", d / "b.svg"
+    return run_cli("solve", E2_4, "--threads", "1", "-o", out, "--render", svg), out, svg
+
+
+def test_out_writes_a_verified_solution_whole(cli, written):
+    r, out, _svg = written
     assert r.returncode == 0 and f"wrote {out}" in r.stderr
     assert cli("verify", E2_4, out).returncode == 0
     assert oct(out.stat().st_mode & 0o777) != oct(0o600)
@@ -164,8 +176,8 @@ def test_objective_is_score_over_max_with_what_it_counts(cli, instance, objectiv
     assert (obj["objective"], obj["objective_max"], obj["objective_counts"]) == (best, best, counts)
 
 
-def test_json_has_objective_max_also_without_an_objective(cli):
-    obj = _one_object(cli("solve", E2_4, "--json", "--threads", "1").stdout)
+def test_json_has_objective_max_also_without_an_objective(bom_run):
+    obj = _one_object(bom_run.stdout)
     assert obj["status"] == "solved" and obj["objective_max"] is None
     assert {"objective", "objective_counts", "stats", "solution"} <= set(obj)
 
@@ -210,9 +222,8 @@ def test_board_wider_than_the_terminal_is_summarised(cli):
                         "--render FILE.svg draws it, -o FILE writes it")
 
 
-def test_render_and_generate_say_on_stderr_what_they_wrote(cli, tmp_path):
-    svg = tmp_path / "b.svg"
-    r = cli("solve", E2_4, "--threads", "1", "--render", svg)
+def test_render_and_generate_say_on_stderr_what_they_wrote(cli, tmp_path, written):
+    r, _out, svg = written
     assert r.returncode == 0 and f"wrote {svg}" in r.stderr and "wrote" not in r.stdout
     assert svg.read_text().lstrip().startswith("<?xml")
     inst, sol, png = tmp_path / "g.txt", tmp_path / "g.sol", tmp_path / "g.png"

@@ -11,6 +11,7 @@ import sys
 import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
+import tilesolve
 from tilesolve.core import draw
 from tilesolve.core.family import load_instance
 from tilesolve.families.edgematch import check as e2_check
@@ -50,10 +51,11 @@ def _e2_board(tmp_path):
     return family, inst, sol, path
 
 
-def _render(tmp_path, *args, name="b.svg") -> str:
+def _render(tmp_path, instance, solution=None, name="b.svg") -> str:
+    """The drawing made in this process, through the API (each command loads matplotlib
+    anew: 0.4 CPU s; `render` as a command: test_pdf_is_drawn_... and test_cli_contract.py)."""
     out = tmp_path / name
-    res = run_cli("render", *args, "-o", out)
-    assert res.returncode == 0, res.stderr
+    assert tilesolve.load(instance).render(out, solution) == out
     return out.read_text()
 
 
@@ -84,8 +86,7 @@ def test_edge_matching_marks_each_mismatch_in_the_mark_colour_under_a_scored_tit
 
 
 def test_a_solved_board_says_solved_with_its_full_score(tmp_path):
-    sol = tmp_path / "s.txt"
-    assert run_cli("solve", E2_4, "--threads", "1", "-o", sol).returncode == 0
+    sol = tilesolve.load(E2_4).solve(threads=1).write(tmp_path / "s.txt")
     svg = _render(tmp_path, E2_4, sol)
     assert "e2_4x4 matched joins 24/24 solved" in _drawn_text(svg)
     assert draw.MARK not in _strokes(svg)
@@ -114,8 +115,7 @@ def test_hidato_and_magic_hexagon_titles_and_marks(tmp_path):
     svg = _render(tmp_path, INSTANCES / "magichex_3.txt", magic)
     assert "not solved, broken rules: 4 line-sum" in _drawn_text(svg)
     assert draw.MARK in _strokes(svg) and "red" not in svg
-    hidato = tmp_path / "h.txt"
-    assert run_cli("solve", INSTANCES / "hidato_19_01.txt", "-o", hidato).returncode == 0
+    hidato = tilesolve.load(INSTANCES / "hidato_19_01.txt").solve().write(tmp_path / "h.txt")
     svg = _render(tmp_path, INSTANCES / "hidato_19_01.txt", hidato)
     assert "hidato_19_01 solved" in _drawn_text(svg)
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from conftest import INSTANCES, run_cli
 
+import tilesolve
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.hidato import cnf, cpsat, ga, milp
@@ -274,16 +275,14 @@ def test_ga_operators_against_references():
 
 @pytest.mark.parametrize("backend", ["cpsat", "sat", "milp"])
 def test_count_reports_uniqueness(backend, tmp_path):
-    res = run_cli("solve", G19, "--backend", backend, "--count", "--json", "--threads", "1")
-    data = json.loads(res.stdout)
-    assert res.returncode == 0 and data["count"] == 1 and data["stats"]["unique"] is True
+    # through the API (the command line's --count and --count-limit: test_count.py)
+    res = tilesolve.load(G19).count(backend, threads=1)
+    assert res.count == 1 and res.stats["unique"] is True
     loose = tmp_path / "loose.txt"
     loose.write_text("hidato hex 3\n1 . .\n. . . .\n. . . . .\n. . . .\n. . 19\n")
     # "is it unique?" needs no more than two solutions
-    res = run_cli("solve", loose, "--backend", backend, "--count", "--count-limit", "2", "--json",
-                  "--threads", "1")
-    data = json.loads(res.stdout)
-    assert data["count"] == 2 and data["stats"]["unique"] is False
+    res = tilesolve.load(loose).count(backend, limit=2, threads=1)
+    assert res.count == 2 and res.stats["unique"] is False
 
 
 def test_generator_is_unique_and_reproducible(tmp_path):
@@ -304,8 +303,7 @@ def test_generator_is_unique_and_reproducible(tmp_path):
     again = tmp_path / "b.txt"
     run_cli("generate", "hidato", "--cells", "20", "--shape", "square", "--seed", "3", "-o", again)
     assert out.read_text() == again.read_text()
-    res = run_cli("solve", out, "--count", "--json")
-    assert json.loads(res.stdout)["stats"]["unique"] is True
+    assert tilesolve.load(out).count().stats["unique"] is True
     bad = run_cli("generate", "hidato", "--cells", "0", "-o", tmp_path / "c.txt")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
@@ -315,9 +313,8 @@ def test_render_png_and_svg(tmp_path):
     sol = cpsat.solve(inst, FAST).solution
     sol_path = tmp_path / "s.txt"
     sol_path.write_text(FAMILY.format_solution(inst, sol))
-    for name in ("b.png", "b.svg"):
-        res = run_cli("render", G19, sol_path, "-o", tmp_path / name)
-        assert res.returncode == 0, res.stderr
+    for name in ("b.png", "b.svg"):  # through the API: `render` is test_cli_contract.py's
+        assert tilesolve.load(G19).render(tmp_path / name, sol_path) == tmp_path / name
         assert (tmp_path / name).stat().st_size > 1000
     assert "<svg" in (tmp_path / "b.svg").read_text()[:500]
 

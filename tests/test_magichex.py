@@ -125,11 +125,10 @@ def test_every_backend_solves_order_3(tmp_path, backend):
     data = json.loads(res.stdout)
     assert data["status"] == "solved" and data["verified"] is True
     inst = read_instance(ORDER3)
-    sol = FAMILY.solution_from_json(inst, json.loads(out.read_text()), str(out))
+    sol = FAMILY.read_solution(inst, out)  # the file as `tilesolve verify` reads it
     assert verify(inst, sol).ok
     # the order-3 hexagon is unique up to symmetry
     assert canonical(inst, sol) == canonical(inst, board(inst, KNOWN))
-    assert run_cli("verify", ORDER3, out).returncode == 0
 
 
 def test_cpsat_tabu_strategy_solves_order_4():
@@ -153,12 +152,16 @@ def test_plain_ea_keeps_its_best_board_and_reports_fitness():
         ga.solve(inst, SolveOptions(params={"population": "x"}))
 
 
-@pytest.mark.parametrize("backend", ["cpsat", "sat", "search"])
+# the SAT model's and the search's counts up to symmetry stay in the default run in
+# test_count.py::test_every_exact_backend_counts_the_same (a magic hexagon: 1 of 2 boards)
+@pytest.mark.parametrize("backend", ["cpsat", pytest.param("sat", marks=pytest.mark.slow),
+                                     pytest.param("search", marks=pytest.mark.slow)])
 def test_count_order_3_is_one_up_to_symmetry(backend):
-    res = run_cli("solve", ORDER3, "--count", "--backend", backend, "--threads", "1", "--json")
-    data = json.loads(res.stdout)
-    assert res.returncode == 0, res.stderr
-    assert (data["count"], data["count_raw"]) == (1, 12)
+    # through the API: the command line's --count is test_count.py's
+    import tilesolve
+
+    res = tilesolve.load(ORDER3).count(backend, threads=1)
+    assert (res.count, res.count_raw) == (1, 12)
 
 
 @pytest.mark.parametrize("channel", [False, True])
@@ -191,12 +194,14 @@ def test_count_zero_sum_order_3_is_26():
 
 
 def test_render_png_and_svg(tmp_path):
+    # through the API (the command `render`: test_cli_contract.py and test_drawings.py)
+    import tilesolve
+
     sol = tmp_path / "s.txt"
     sol.write_text("\n".join(" ".join(map(str, r)) for r in KNOWN) + "\n")
     for suffix in (".png", ".svg"):
         out = tmp_path / f"h{suffix}"
-        res = run_cli("render", ORDER3, sol, "-o", out)
-        assert res.returncode == 0, res.stderr
+        assert tilesolve.load(ORDER3).render(out, sol) == out
         assert out.stat().st_size > 1000
     assert "38" in (tmp_path / "h.svg").read_text() or "<svg" in (tmp_path / "h.svg").read_text()
 
@@ -210,6 +215,10 @@ def test_a_fractional_magic_sum_is_infeasible_before_any_solver(tmp_path, backen
     out = json.loads(res.stdout)
     assert out["status"] == "infeasible" and out["stats"]["proved_by"] == "precheck"
     assert "703/7" in out["stats"]["reason"] and "3 or 10 mod 14" in out["stats"]["reason"]
+
+
+def test_a_fractional_magic_sum_is_told_by_info_and_refused_by_export(tmp_path):
+    path = write(tmp_path, "magichex 4\n")
     info = json.loads(run_cli("info", path, "--json").stdout)
     assert info["magic_sum"] == "703/7"
     exported = run_cli("export", path, "--to", "cnf", "-o", str(tmp_path / "m.cnf"))

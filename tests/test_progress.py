@@ -76,10 +76,12 @@ def test_sat_maximiser_reports_rounds_and_each_better_count():
 
 
 def test_cadical_reports_conflicts_between_its_budgeted_chunks():
-    # 7x7 takes CaDiCaL longer: several chunks (without the search first, which solves it)
-    _res, got = reports(E2_7, "sat", limit=3, presearch=0)
+    # Niang's 7x7 takes CaDiCaL over 5000 conflicts, several chunks, and ends solved in
+    # 0.6 s (without the search first, which solves it; the limit is only a cap)
+    res, got = reports(INSTANCES / "e2_niang_7x7_p7.txt", "sat", limit=60, presearch=0)
+    assert res.status.value == "solved" and res.verified
     conflicts = with_key(got, "conflicts")
-    assert len(conflicts) > 1 and conflicts == sorted(conflicts) and conflicts[-1] > 0
+    assert len(conflicts) > 2 and conflicts == sorted(conflicts) and conflicts[-1] > 0
 
 
 def test_search_reports_nodes_at_its_chunk_boundaries():
@@ -250,13 +252,15 @@ def test_verbose_logs_go_to_stderr(cli, backend):
 
 def test_status_line_under_a_pseudo_terminal():
     """End to end: stderr is a real terminal, so the status line appears by itself, redrawn in
-    place (carriage returns, erase-line codes), and is cleared at the end. (-t 3 drew nothing
-    in 1 of 3 runs at a load of 3: start-up and the finish reserve left the line under its
-    1 s delay.)"""
+    place (carriage returns, erase-line codes), and is cleared at the end. The run is a
+    generation budget, not a time limit: load lengthens it rather than eating the line's 1 s
+    delay (-t 3 drew nothing in 1 of 3 runs at a load of 3); 800 generations last 2.5 s here
+    idle, the line drawn from generation 130-260 on, and cost 3 CPU s where -t 6 took 5."""
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "TILESOLVE_PROGRESS"}
     proc = subprocess.Popen([sys.executable, "-m", "tilesolve", "solve", str(E2_7), "-b", "ga",
-                             "--preset", "paper", "-t", "6", "--json"], cwd=ROOT, env=env,
+                             "--preset", "paper", "--generations", "800", "--json"],
+                            cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
     seen = b""
@@ -270,7 +274,7 @@ def test_status_line_under_a_pseudo_terminal():
         seen += chunk
     out, _ = proc.communicate(timeout=120)
     os.close(master)
-    assert json.loads(out)["status"] == "timeout"
+    assert json.loads(out)["status"] == "budget"
     text = seen.decode(errors="replace")
     assert "ga: best " in text and "\x1b[2K" in text  # drawn, and erased to redraw
     assert text.rstrip().endswith("\x1b[2K")  # cleared at the end: the last thing is an erase

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import INSTANCES, ROOT, run_cli
 
+import tilesolve
 from tilesolve.backends.external import cbc_path
 
 
@@ -47,7 +48,7 @@ def test_readme_external_solver_steps_run_as_written(tmp_path):
 def test_each_kind_solves_and_verifies(tmp_path, kind, solver, suffix):
     inst = INSTANCES / "hidato_19_01.txt"
     model = tmp_path / f"m{suffix}"
-    assert run_cli("export", inst, "--to", kind, "-o", model).returncode == 0
+    tilesolve.load(inst).export(model, kind)  # the command `export`: test_export.py
     extra = ["--solver", solver] if solver else []
     res = run_cli("run-model", model, "-o", tmp_path / "ans", "--json", *extra)
     assert res.returncode == 0, res.stderr
@@ -67,8 +68,7 @@ def test_the_cbc_binary_is_the_one_for_this_machine():
 
 def test_maxsat_answer_on_stdout_with_its_optimum(tmp_path):
     wcnf = tmp_path / "o.wcnf"
-    assert run_cli("export", INSTANCES / "e2_4x4.txt", "--to", "cnf", "-o", wcnf,
-                   "--objective", "matches").returncode == 0
+    tilesolve.load(INSTANCES / "e2_4x4.txt").export(wcnf, "cnf", "matches")
     res = run_cli("run-model", wcnf, "-t", "60")
     assert res.returncode == 0, res.stderr
     assert "s OPTIMUM FOUND" in res.stdout and "\no 0\n" in res.stdout
@@ -102,6 +102,6 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
 
 def test_a_minizinc_export_is_sent_to_minizinc(tmp_path):
     base = tmp_path / "e4"
-    assert run_cli("export", INSTANCES / "e2_4x4.txt", "--to", "mzn", "-o", base).returncode == 0
+    tilesolve.load(INSTANCES / "e2_4x4.txt").export(base, "mzn")
     res = run_cli("run-model", tmp_path / "e4.mzn")
     assert res.returncode == 2 and "minizinc --solver gecode" in res.stderr

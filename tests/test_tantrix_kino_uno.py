@@ -3,12 +3,14 @@ C2 / C2', with or without C6, with or without C7-C9 gives a verified solution; t
 hold for a known solution; the C7-C9 rows exclude the short loops they are meant for; the
 options are checked."""
 
+import functools
 import json
 from pathlib import Path
 
 import pytest
 from conftest import run_cli
 
+import tilesolve
 from tilesolve.core import hexgrid as hx
 from tilesolve.families.tantrix import catalogue as cat
 from tilesolve.families.tantrix.challenge import (
@@ -36,12 +38,11 @@ def test_colour_rule_follows_the_discovery_box():
 @pytest.mark.parametrize("c2", ["c2", "c2prime"])
 @pytest.mark.parametrize("c6,c7_c9", [("off", "off"), ("on", "off"), ("on", "on")])
 def test_each_formulation_solves_a_board(c2, c6, c7_c9):
-    proc = run_cli("solve", BOARD, "--backend", "milp", "--model", "kino-uno", "--c2", c2,
-                   "--c6", c6, "--c7-c9", c7_c9, "--threads", "1", "-t", "120", "--json")
-    assert proc.returncode == 0, proc.stderr
-    res = json.loads(proc.stdout)
-    assert res["status"] == "solved" and res["verified"] is True
-    stats = res["stats"]
+    # through the API (the command line's options: test_bad_formulation_options_are_one_line)
+    res = tilesolve.load(ROOT / BOARD).solve("milp", model="kino-uno", c2=c2, c6=c6,
+                                               c7_c9=c7_c9, threads=1, time_limit=120)
+    assert res.status.value == "solved" and res.verified is True
+    stats = res.stats
     assert len(stats["round_seconds"]) == stats["rounds"] == len(stats["loops"])
     assert stats["loops"][-1] == 1
     per_tile = 6 * 15 * (15 if c2 == "c2" else 10)  # 6 n^2 or 6 n n' placement variables
@@ -65,11 +66,18 @@ def _broken(model: KinoUnoMilp) -> list[str]:
     return [row.name for row in model.prob.constraints() if not row.valid()]
 
 
+@functools.cache
+def known_solution() -> dict:
+    """CP-SAT's solution of the board, found once for both C2 variants."""
+    res = tilesolve.load(ROOT / BOARD).solve("cpsat", threads=1)
+    return {(p["q"], p["r"]): (p["tile"], p["rot"])
+            for p in res.to_json()["solution"]["placements"]}
+
+
 @pytest.mark.parametrize("c2", ["c2", "c2prime"])
 def test_rows_hold_for_a_known_solution(c2):
     inst = read_instance(ROOT / BOARD)
-    out = json.loads(run_cli("solve", BOARD, "-b", "cpsat", "--threads", "1", "--json").stdout)
-    sol = {(p["q"], p["r"]): (p["tile"], p["rot"]) for p in out["solution"]["placements"]}
+    sol = known_solution()
     assert verify(inst, sol).ok
     model = KinoUnoMilp(fixed_layout(inst), c2=c2)
     _assign(model, sol)
