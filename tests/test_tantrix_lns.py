@@ -81,3 +81,13 @@ def test_the_window_model_is_the_same_whatever_the_hash_seed():
                              text=True, env={**os.environ, "PYTHONHASHSEED": seed}, check=True)
         digests.add(hashlib.sha256(out.stdout.encode()).hexdigest())
     assert len(digests) == 1
+
+
+def test_the_lns_stops_at_the_puzzles_maximum():
+    # every tile on the red loop is the most a board can score: no step after it (the lns
+    # went on to its time limit, 5 s of a 5 s run on Discovery 4)
+    inst, start = poor_board()
+    out = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,
+                                       time_limit=600, params={"window": 7, "empty": 6}))
+    assert out.objective == check.max_score(inst) == 10
+    assert out.stats["steps"] == out.stats["steps_to_best"] > 0

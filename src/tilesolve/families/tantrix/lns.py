@@ -90,6 +90,7 @@ class FreeShapeLns:
         self.p = {k: OPTIONS.value(opts.params, k) for k in OPTIONS.names()}
         self.rng = random.Random(opts.seed)
         self.steps = self.moves = self.better = self.surgeries = self.rejected = 0
+        self.best_step = 0  # the step that found the best board
 
     def start(self) -> Solution | None:
         """The hint board when it verifies, else the search backend's compact fill."""
@@ -142,7 +143,8 @@ class FreeShapeLns:
         best, best_score = dict(board), score
         self.opts.offer(best, float(best_score), source="lns")
         limit = None if self.opts.time_limit is not None else self.p["steps"]
-        while not self.late() and (limit is None or self.steps < limit):
+        top = check.max_score(self.inst)  # every arc of the goal colours on its line: done
+        while best_score < top and not self.late() and (limit is None or self.steps < limit):
             self.steps += 1
             got = self.step(board, score)
             if got is not None and got[1] >= score:
@@ -151,13 +153,15 @@ class FreeShapeLns:
             if score > best_score:
                 best, best_score = dict(board), score
                 self.better += 1
+                self.best_step = self.steps
                 self.opts.offer(best, float(best_score), source="lns")
             self.opts.report(best=best_score, steps=self.steps)
         return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
 
     def stats(self, t0: float, best) -> dict:
         return {**{k: v for k, v in self.p.items() if k != "hint"}, "solver": "free-shape lns",
-                "steps": self.steps, "moves": self.moves, "improvements": self.better,
+                "steps": self.steps, "steps_to_best": self.best_step, "moves": self.moves,
+                "improvements": self.better,
                 "surgery_windows": self.surgeries, "rejected_by_checker": self.rejected,
                 "best_score": best, "seconds": round(time.perf_counter() - t0, 4)}
 
