@@ -236,15 +236,17 @@ def test_portfolio_runs_without_a_main_guard(tmp_path, how):
 
 
 def test_on_solution_hears_each_verified_improvement():
-    puzzle = tilesolve.load(INSTANCES / "e2_6x6.txt")
+    # the 5x5 streams 14 boards to its optimum in 0.4 CPU s (the 6x6: 10 in 2 s)
+    puzzle = tilesolve.load(INSTANCES / "e2_5x5.txt")
     seen: list[tilesolve.Improvement] = []
     result = puzzle.solve("cpsat", objective="matches", threads=1, seed=2,
                           solver_params={"stop_after_first_solution": False},
                           on_solution=seen.append)
     scores = [s.objective for s in seen]
-    assert scores == sorted(set(scores)) and scores[-1] == result.objective == 60
+    assert len(scores) >= 2 and scores == sorted(set(scores))
+    assert scores[-1] == result.objective == 40
     for improvement in seen:
-        assert improvement.source == "cpsat" and improvement.objective_max == 60
+        assert improvement.source == "cpsat" and improvement.objective_max == 40
         assert puzzle.verify(improvement.board, "matches").score == improvement.objective
     assert [s.seconds for s in seen] == sorted(s.seconds for s in seen)
     plain: list[tilesolve.Improvement] = []
