@@ -236,15 +236,17 @@ def test_portfolio_runs_without_a_main_guard(tmp_path, how):
 
 
 def test_on_solution_hears_each_verified_improvement():
-    puzzle = tilesolve.load(INSTANCES / "e2_6x6.txt")
+    # the 5x5 streams 14 boards to its optimum in 0.4 CPU s (the 6x6: 10 in 2 s)
+    puzzle = tilesolve.load(INSTANCES / "e2_5x5.txt")
     seen: list[tilesolve.Improvement] = []
     result = puzzle.solve("cpsat", objective="matches", threads=1, seed=2,
                           solver_params={"stop_after_first_solution": False},
                           on_solution=seen.append)
     scores = [s.objective for s in seen]
-    assert scores == sorted(set(scores)) and scores[-1] == result.objective == 60
+    assert len(scores) >= 2 and scores == sorted(set(scores))
+    assert scores[-1] == result.objective == 40
     for improvement in seen:
-        assert improvement.source == "cpsat" and improvement.objective_max == 60
+        assert improvement.source == "cpsat" and improvement.objective_max == 40
         assert puzzle.verify(improvement.board, "matches").score == improvement.objective
     assert [s.seconds for s in seen] == sorted(s.seconds for s in seen)
     plain: list[tilesolve.Improvement] = []
@@ -256,14 +258,17 @@ def test_on_solution_hears_each_verified_improvement():
 
 def test_board_json_saves_a_streamed_board_in_the_family_s_json_form(tmp_path):
     """What a script saves as boards stream in reads back as the same board and score."""
-    puzzle = tilesolve.load(INSTANCES / "tantrix_loop56.txt")
+    # Discovery 10 streams 4 boards within its 2,000 conflicts in 0.5 CPU s (the 56-tile
+    # Loop puzzle took 14 s for the same path)
+    puzzle = tilesolve.load(INSTANCES / "tantrix_discovery_10.txt")
     seen: list[tilesolve.Improvement] = []
     result = puzzle.solve("cpsat", objective="longest", threads=1, time_limit=60,
                           solver_params={"max_number_of_conflicts": 2000},
                           on_solution=seen.append)
+    assert len(seen) >= 2  # a board streamed before the last one
     saved = puzzle.board_json(seen[-1].board)
     assert saved == result.to_json()["solution"]
-    assert sorted(p["tile"] for p in saved["placements"]) == list(range(1, 57))
+    assert sorted(p["tile"] for p in saved["placements"]) == list(range(1, 11))
     path = tmp_path / "best.json"
     path.write_text(json.dumps(saved))
     assert puzzle.verify(path, "longest").score == seen[-1].objective == result.objective

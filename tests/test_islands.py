@@ -47,8 +47,9 @@ def cluster():
 def test_islands_on_an_existing_cluster_report_a_verified_board_and_its_island(
         cluster, tmp_path):
     jsonl, board = tmp_path / "progress.jsonl", tmp_path / "best.txt"
-    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "8",
-                  "--epoch", "3", "--island-methods", "lns,memetic", "--json",
+    # 5 s less the start and the closing margin: epochs of 1.5 s (8 s took 14 CPU s)
+    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "5",
+                  "--epoch", "1.5", "--island-methods", "lns,memetic", "--json",
                   "--scheduler", cluster.scheduler_address,
                   "--progress-jsonl", jsonl, "-o", board, timeout=120)
     assert res.returncode == 0, res.stderr
@@ -147,8 +148,9 @@ def test_lying_workers_are_rescored_and_broken_boards_rejected(cluster):
         return answer
 
     family, inst = load_instance(BOARD)
-    opts = SolveOptions(time_limit=10, objective="matches",
-                        params={"epoch": "3", "island_methods": "lns"})
+    # two epochs of 1.5 s and 3 s, 2 s of room for a late first answer (10 s: 15 CPU s)
+    opts = SolveOptions(time_limit=6, objective="matches",
+                        params={"epoch": "1.5", "island_methods": "lns"})
     res = Islands(family, inst, str(BOARD), opts, 2, cluster.scheduler_address,
                   task=lying).run()
     assert isinstance(res, SolveResult) and res.status == Status.FEASIBLE and res.verified

@@ -75,10 +75,11 @@ def test_a_stopped_highs_run_reports_its_bound_and_gap():
     from tilesolve.core.solve import solve_backend
 
     family, inst = load_instance(INSTANCES / "e2_8x8.txt")
-    opts = SolveOptions(time_limit=5, threads=1, objective="matches",
+    opts = SolveOptions(time_limit=2, threads=1, objective="matches",
                         params={"solver": "highs"})
     res = solve_backend(family, inst, "e2_8x8", "milp", opts)
-    # HiGHS's first incumbent comes at its root (0.1 s); 5 s cannot prove 112 joins optimal
+    # HiGHS's first incumbent comes at its root (0.1 s); 2 s cannot prove 112 joins optimal
+    # (measured: 13 joins, bound 112)
     assert res.status == Status.FEASIBLE and res.verified
     assert res.objective < res.stats["bound"] <= 112
     assert res.stats["gap"] == round((res.stats["bound"] - res.objective) / res.objective, 6)
@@ -92,7 +93,7 @@ def test_a_stopped_cbc_run_reports_its_bound_from_its_log():
     import tilesolve
 
     res = tilesolve.load(INSTANCES / "e2_8x8.txt").solve(
-        "milp", solver="cbc", objective="matches", time_limit=5, threads=1)
+        "milp", solver="cbc", objective="matches", time_limit=1, threads=1)
     assert res.status.value in ("feasible", "timeout"), res.summary()
     stats = res.stats
     assert "bound" in stats and "gap" in stats, stats
