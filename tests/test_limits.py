@@ -128,3 +128,13 @@ def test_the_tabu_swap_weights_count_the_lines_two_cells_share():
         picked = np.arange(la.n) if rows is None else rows
         assert (la.pair_weight is None) == (rows is not None)
         assert np.array_equal(la.weights(picked), 6 - 2 * (a[:, picked].T @ a))
+
+
+def test_a_limit_spent_before_the_tabu_search_ends_the_run_at_its_limit():
+    # the magic hexagon's tabu search gets 0.8 of what is left: when the reading and the
+    # solver's import spent it all (a loaded machine), the run raised "tabu_seconds must be
+    # positive, got 0.0" instead of answering at its limit
+    import tilesolve
+
+    result = tilesolve.parse("magichex 60 first 45\n").solve(time_limit=0.05, threads=1)
+    assert result.status == tilesolve.Status.TIMEOUT and result.solution is None

@@ -156,11 +156,12 @@ def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solut
     """The tabu search's best board within its budget, and what it cost."""
     import numpy as np
 
-    budget = opts.params.get("tabu_seconds")
-    if budget is None:
-        left = opts.remaining()  # the solver's import and the reading came first
-        budget = 0.8 * left if left is not None else 60.0
-    budget = positive_float(budget, "--tabu-seconds")
+    given = opts.params.get("tabu_seconds")
+    if given is not None:
+        budget = positive_float(given, "--tabu-seconds")
+    else:  # the solver's import and the reading came first: on a loaded machine they can
+        left = opts.remaining()  # spend the whole limit, and the run then ends at its limit
+        budget = max(0.0, 0.8 * left) if left is not None else 60.0
     t0 = time.monotonic()
     res = tabu_search(inst, np.random.default_rng(opts.seed), deadline=t0 + budget, stop=opts.stop)
     board = {c: int(v) for c, v in zip(inst.cells, res.values, strict=True)}
