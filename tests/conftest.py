@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,15 +18,95 @@ E2_DATA = ROOT.parent / "shared" / "e2_data"
 
 def run_cli(*args: str, timeout: float = 300,
             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run `tilesolve ARGS...` in a subprocess, as a user would (`env`: extra variables)."""
+    """Run `tilesolve ARGS...` as a process of its own, as a user would (`env`: extra
+    variables): a fork of the tests' command server (tests/cliserver.py), or a fresh
+    interpreter when TILESOLVE_TESTS_FRESH=1 or the server cannot start."""
+    argv = [str(a) for a in args]
+    server = _cli_server()
+    if server is not None:
+        return server.run(argv, timeout, {**os.environ, **(env or {})})
     return subprocess.run(
-        [sys.executable, "-m", "tilesolve", *map(str, args)],
+        [sys.executable, "-m", "tilesolve", *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
         env=None if env is None else {**os.environ, **env},
     )
+
+
+class _CliServer:
+    """The client of tests/cliserver.py: one command at a time."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "cliserver.py")],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+        self.pending = b""
+
+    def _reply(self, timeout: float | None) -> dict | None:
+        """The next JSON line, or None when `timeout` seconds pass first."""
+        import select
+
+        end = None if timeout is None else time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.pending:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            if left == 0.0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                raise RuntimeError("the tests' command server ended")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return json.loads(line)
+
+    def run(self, argv: list[str], timeout: float, env: dict) -> subprocess.CompletedProcess:
+        import signal
+        import tempfile
+
+        cmd = [sys.executable, "-m", "tilesolve", *argv]
+        with tempfile.TemporaryDirectory(prefix="tilesolve-cli-") as tmp:
+            out, err = Path(tmp) / "out", Path(tmp) / "err"
+            req = {"args": argv, "env": env, "cwd": str(ROOT), "out": str(out), "err": str(err)}
+            self.proc.stdin.write(json.dumps(req).encode() + b"\n")
+            self.proc.stdin.flush()
+            pid = self._reply(60)["pid"]
+            done = self._reply(timeout)
+            if done is None:  # as subprocess.run: the command is killed, then waited for
+                os.kill(pid, signal.SIGKILL)
+                self._reply(None)
+                raise subprocess.TimeoutExpired(cmd, timeout, output=_text(out),
+                                                stderr=_text(err))
+            return subprocess.CompletedProcess(cmd, done["rc"], _text(out), _text(err))
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def _text(path: Path) -> str:
+    with open(path, encoding="utf-8", errors="strict", newline=None) as f:
+        return f.read()
+
+
+_SERVER: list[_CliServer | None] = []
+
+
+def _cli_server() -> _CliServer | None:
+    if not _SERVER:
+        server = None
+        if os.environ.get("TILESOLVE_TESTS_FRESH") != "1" and hasattr(os, "fork"):
+            try:
+                server = _CliServer()
+            except OSError:
+                server = None
+        _SERVER.append(server)
+    return _SERVER[0]
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    if _SERVER and _SERVER[0] is not None:
+        _SERVER[0].close()
 
 
 @pytest.fixture

@@ -110,8 +110,8 @@ def test_anneal_schedule_never_returns_worse_than_its_start_and_reports_each_gai
     start = lns.start_board(inst, SolveOptions(seed=3, objective="matches"), 1.0)
     start_score = board.score(*board.arrays(start))
     seen: list[int] = []
-    # four cycles, as with seconds=2.0 and cycle=0.5 (half the CPU)
-    best, score = anneal.anneal(board, start, 3, seconds=1.0, cycle=0.25,
+    # four cycles, as with seconds=2.0 and cycle=0.5 (a quarter of the CPU)
+    best, score = anneal.anneal(board, start, 3, seconds=0.5, cycle=0.125,
                                 on_improve=lambda sol, s: seen.append(s),
                                 assign_every=assign_every)
     assert score == board.score(*board.arrays(best)) >= start_score

@@ -459,7 +459,7 @@ def test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once():
     pf.standings.offer("lns", Outcome(Status.FEASIBLE, first.board, first.objective), 0.0)
     assert pf.standings.best is not None and pf.standings.best[1].verified
     try:
-        pf.start_lane("search+adapt1", "search", "race", 1, 3.0)
+        pf.start_lane("search+adapt1", "search", "race", 1, 1.5)
         assert pf.shared == 1
         msg = pf.race.get(30.0)
         while msg is not None and msg[0] != "done":

@@ -47,9 +47,9 @@ def cluster():
 def test_islands_on_an_existing_cluster_report_a_verified_board_and_its_island(
         cluster, tmp_path):
     jsonl, board = tmp_path / "progress.jsonl", tmp_path / "best.txt"
-    # 5 s less the start and the closing margin: epochs of 1.5 s (8 s took 14 CPU s)
-    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "5",
-                  "--epoch", "1.5", "--island-methods", "lns,memetic", "--json",
+    # 3.5 s less the start and the closing margin: epochs of 1 s (8 s took 14 CPU s)
+    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "3.5",
+                  "--epoch", "1", "--island-methods", "lns,memetic", "--json",
                   "--scheduler", cluster.scheduler_address,
                   "--progress-jsonl", jsonl, "-o", board, timeout=120)
     assert res.returncode == 0, res.stderr
@@ -77,8 +77,9 @@ def test_islands_on_an_existing_cluster_report_a_verified_board_and_its_island(
 
 
 def test_streams_run_seeded_break_searches_and_sum_their_counters(cluster):
-    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "5",
-                  "--epoch", "2", "--migration", "none", "--island-methods", "search",
+    # 3 s in tasks of 1 s: two tasks or more a stream
+    res = run_cli("solve", BOARD, "--objective", "matches", "--islands", "2", "-t", "3",
+                  "--epoch", "1", "--migration", "none", "--island-methods", "search",
                   "--break-rule", "blackwood", "--json",
                   "--scheduler", cluster.scheduler_address, timeout=120)
     assert res.returncode == 0, res.stderr
