@@ -241,7 +241,7 @@ def test_break_search_answers_by_its_limit_and_writes_its_board(cli, tmp_path):
 
     board = tmp_path / "best.txt"
     inst = INSTANCES / "e2_8x8.txt"  # boards within milliseconds, none without a break
-    proc = cli("solve", inst, "-b", "search", "--objective", "matches", "-t", "3", "--json",
+    proc = cli("solve", inst, "-b", "search", "--objective", "matches", "-t", "2", "--json",
                "-o", board)
     res = json.loads(proc.stdout)
     assert res["status"] == "feasible" and res["verified"], proc.stderr

@@ -252,6 +252,28 @@ def test_portfolio_moves_an_idle_lanes_core_to_the_lane_that_raises_the_score(cl
     assert len({c["stopped"] for c in changes}) == len(changes)  # no lane stopped twice
 
 
+@pytest.mark.parametrize("adapt, reviews", [("off", 0), ("on", 1)])
+def test_adapt_off_never_reviews_the_lanes(monkeypatch, adapt, reviews):
+    # the review that stops a lane without gains is the only way a lane is replaced: with
+    # --adapt off it never runs, whatever the time (the end-to-end run below is in the slow run)
+    from tilesolve.core.family import load_instance
+    from tilesolve.hybrid.portfolio import Portfolio
+
+    path = INSTANCES / "e2_7x7.txt"
+    family, inst = load_instance(path)
+    pf = Portfolio(family, inst, str(path), SolveOptions(
+        time_limit=60, threads=2, objective="matches",
+        params={"backends": "lns,memetic", "adapt": adapt, "review": "1"}))
+    done = []
+    monkeypatch.setattr(pf.adapt, "review", lambda: done.append(1))
+    pf.adapt.next_review = 0.0  # the review is due
+    pf.adapt.tick()
+    assert len(done) == reviews and pf.cfg.adapt == (adapt == "on")
+
+
+# 11 CPU s (6 s on two cores); the default run: test_adapt_off_never_reviews_the_lanes (the
+# review), test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once (a shared board)
+@pytest.mark.slow
 def test_portfolio_lanes_share_their_best_boards_when_asked_and_adapt_off_keeps_them(cli):
     """One run for two options: --share on makes the LNS and the memetic pool (which do not
     share by default) hand each other their best boards, and --adapt off keeps both lanes

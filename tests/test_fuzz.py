@@ -231,7 +231,7 @@ def test_tiny_puzzles_answers_match_exhaustive_search(text):
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
 # (default, fuzz) cases of the tests that start processes: the fuzz profile's ten minutes
 CASES = {"paths": (4, 100), "outputs": (3, 100), "sizes": (3, 40), "counts": (6, 120),
-         "signals": (2, 20), "agree": (2, 40)}
+         "signals": (1, 20), "agree": (2, 40)}
 
 
 def cases(name: str) -> settings:

@@ -94,12 +94,12 @@ def cbc_children() -> list[str]:
 
 def test_cbc_is_stopped_at_the_limit_and_leaves_no_files(tmp_path):
     # CBC overruns its own time limit (its root LP of the 16x16 by 120 s) and the runner ends
-    # it. The 8x8: its model is built in 0.5 s, so CBC runs, and is ended, within -t 3 (the
+    # it. The 8x8: its model is built in 0.5 s, so CBC runs, and is ended, within -t 2 (the
     # 16x16 under -t 6 took 5 CPU s and at a load of 3 never started CBC: building ate -t)
     env_tmp = tmp_path / "tmp"
     env_tmp.mkdir()
     before = set(cbc_children())
-    proc = run_cli("solve", INSTANCES / "e2_8x8.txt", "-b", "milp", "-t", "3", "--json",
+    proc = run_cli("solve", INSTANCES / "e2_8x8.txt", "-b", "milp", "-t", "2", "--json",
                    env={"TMPDIR": str(env_tmp)})
     out = json.loads(proc.stdout)
     assert out["status"] == "timeout"

@@ -250,6 +250,9 @@ def test_verbose_logs_go_to_stderr(cli, backend):
         assert proc.stderr.strip()
 
 
+# 3.2 CPU s; the default run: test_status_line_shows_the_best_with_its_lane_and_each_lanes_
+# fields (the line) and test_forced_progress_stays_on_stderr_and_json_stays_one_object (drawn)
+@pytest.mark.slow
 def test_status_line_under_a_pseudo_terminal():
     """End to end: stderr is a real terminal, so the status line appears by itself, redrawn in
     place (carriage returns, erase-line codes), and is cleared at the end. The run is a
