@@ -70,13 +70,18 @@ def short_of_floor(inst, pieces) -> list[int]:
     return [d for d in range(len(pieces)) if got[d] < due[d]]
 
 
-@official_only
-def test_colour_rule_boards_on_the_official_set_obey_the_floor():
+def official_searcher(colours) -> tuple:
+    """The official set, its tables, and a seed-0 searcher of the Blackwood rule (30 breaks)."""
     inst = official()
     tables = breakscan.BreakTables(inst)
     allow = breakscan.blackwood_allow(30, 256)
     exact = breakscan.eii_exact(inst, tables.cells)
-    s = breakscan.FastSearcher(tables, 0, allow, exact, colours=colour_rule.BLACKWOOD_COLOURS)
+    return inst, tables, breakscan.FastSearcher(tables, 0, allow, exact, colours=colours)
+
+
+@official_only
+def test_colour_rule_boards_on_the_official_set_obey_the_floor():
+    inst, tables, s = official_searcher(colour_rule.BLACKWOOD_COLOURS)
     code = nodes = 0
     while code != 1 and nodes < 10_000_000:  # one run: seed 0's first board at 6.0 million
         code, done = s.step(1_000_000)
@@ -90,13 +95,9 @@ def test_colour_rule_boards_on_the_official_set_obey_the_floor():
 
 @official_only
 def test_colour_rule_prunes_the_partial_boards_the_plain_rule_walks():
-    inst = official()
-    tables = breakscan.BreakTables(inst)
-    allow = breakscan.blackwood_allow(30, 256)
-    exact = breakscan.eii_exact(inst, tables.cells)
     short = {}
     for colours in (colour_rule.BLACKWOOD_COLOURS, ()):
-        s = breakscan.FastSearcher(tables, 0, allow, exact, colours=colours)
+        inst, tables, s = official_searcher(colours)
         short[colours] = 0
         for _ in range(200):  # the partial board after every 10 000 placements
             s.step(10_000)
