@@ -194,3 +194,16 @@ def test_a_timeout_is_retried_only_under_a_larger_limit(tmp_path):
     (again,) = reproduce.run_all([longer], out, jobs=1, progress=False, retry_timeouts=True)
     assert again["stats"]["time_limit"] == 1.0  # the new row replaced the old one
     assert len(out.read_text().splitlines()) == 3  # header, first row, its retry
+
+
+def test_the_pooled_comparison_is_stratified_by_row():
+    from reproduce_downing import mantel_haenszel
+
+    # equal rates in every row: odds ratio 1, nothing to tell apart
+    assert mantel_haenszel([(10, 10, 10, 10), (5, 45, 2, 18)]) == (1.0, 1.0)
+    # 2/20 against 15/20: chi-square (|2 - 8.5| - 0.5)^2 / 2.5064 = 14.36, p 1.5e-4
+    ratio, p = mantel_haenszel([(2, 18, 15, 5)])
+    assert abs(ratio - 2 * 5 / (18 * 15)) < 1e-12 and 1.4e-4 < p < 1.6e-4
+    # a row where ours is better and one where it is worse by as much cancel out
+    ratio, p = mantel_haenszel([(15, 5, 5, 15), (5, 15, 15, 5)])
+    assert ratio == 1.0 and p == 1.0
