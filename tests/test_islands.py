@@ -194,6 +194,17 @@ def test_stream_seeds_never_repeat_another_streams_runs():
     assert stream_seed(1, 0, 0) != stream_seed(0, 0, 0)
 
 
+def test_ring_islands_seeds_never_repeat_another_islands_runs():
+    # the ring and best modes seeded island i's epoch e with seed + 7919 i + 104729 e, so
+    # island 1's search repeated island 0's second restart (seed + 7919)
+    family, inst = load_instance(BOARD)
+    isl = Islands(family, inst, str(BOARD), SolveOptions(time_limit=60, objective="matches"), 4)
+    seeds = [isl._task(i, e, 0.0, 0.0, None, "c", "s").seed for i in range(4) for e in range(20)]
+    assert len(set(seeds)) == len(seeds)
+    assert all((a - b) % 7919 or abs(a - b) > 7919 * 10**3
+               for a in seeds for b in seeds if a != b)
+
+
 def test_the_trail_notes_the_restart_of_each_new_depth_and_board():
     seen = []
     trail = Trail(seen.append)

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ..core.family import EXACT_BACKENDS
+from .streams import stream_seed  # drawn, not seed + 7919 k: the break search's own restarts
 
 if TYPE_CHECKING:
     from .portfolio import Portfolio
@@ -63,7 +64,7 @@ class Reallocation:
             rec["note"] = f"stopped at {round(pf.now(), 1)} s: no gain in {window:g} s"
             new = pf.side_name(backend, "adapt")
             pf.start_lane(new, backend, "race", 1, pf.remaining(),
-                          seed=pf.opts.seed + 7919 * pf.counter, hint=best[1].board)
+                          seed=stream_seed(pf.opts.seed, pf.counter, 0, 2), hint=best[1].board)
             self.changes.append({"at": round(pf.now(), 3), "stopped": name, "started": new,
                                  "credited": donor, "gains_in_window": recent[donor]})
 

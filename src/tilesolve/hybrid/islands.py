@@ -72,7 +72,6 @@ STREAM_GAP = 1.0  # seconds between two boards streamed by one island
 GRACE, GRACE_SHARE = 3.0, 0.1
 STRAGGLE = 2.0  # seconds an asked-to-stop task gets before it is dropped
 END_MARGIN = 1.5  # the last slice ends this long before the deadline (closing takes ~1 s)
-MAX_SEED = 2**31 - 1
 
 
 @dataclass
@@ -467,8 +466,8 @@ class Islands:
         return IslandTask(
             island=island, epoch=epoch, method=methods[(island + epoch) % len(methods)],
             family=self.family.name, instance=self.instance, objective=self.opts.objective,
-            seed=(self.opts.seed + 7919 * island + 104729 * epoch) % MAX_SEED
-            if seed is None else seed,
+            # drawn, not stepped: seed + 7919 island repeated the break search's own restarts
+            seed=stream_seed(self.opts.seed, island, epoch, 1) if seed is None else seed,
             seconds=max(0.05, end - time.perf_counter()), end=wall_end,
             params=self.cfg.passed,
             start=None if start is None else _board_text(self.family, self.instance,

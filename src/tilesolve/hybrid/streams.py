@@ -22,12 +22,13 @@ SEARCH_STATS = ("nodes", "restarts", "max_depth", "breaks")  # kept from a backe
 MAX_SEED = 2**31 - 1
 
 
-def stream_seed(seed: int, island: int, task: int) -> int:
-    """Task `task` of stream `island`: a seed drawn from (seed, island, task). Not an
+def stream_seed(seed: int, island: int, task: int, *more: int) -> int:
+    """Task `task` of stream `island`: a seed drawn from (seed, island, task, *more). Not an
     arithmetic step: the break search seeds its k-th run with seed + 7919 k, so seeds a
     multiple of 7919 apart would repeat each other's runs (island 1's first run would be island
     0's second)."""
-    return int(np.random.SeedSequence([seed, island, task]).generate_state(1)[0]) % MAX_SEED
+    keys = [seed, island, task, *more]
+    return int(np.random.SeedSequence(keys).generate_state(1)[0]) % MAX_SEED
 
 
 class Trail:
