@@ -57,4 +57,15 @@ static inline int take_state_tuple(PyObject *tuple, int n, int fixed, Py_buffer 
     return take_buffers(&PyTuple_GET_ITEM(tuple, 0), n, width, writable, v);
 }
 
+/* The arguments of a core's `step(arrays, budget)`: the budget, and the tuple's n buffers
+ * taken into v as take_state_tuple takes them. 0, or -1 with a Python error set. */
+static inline int take_step_args(PyObject *args, int n, int fixed, Py_buffer *v,
+                                 long long *budget)
+{
+    PyObject *tuple;
+    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, budget))
+        return -1;
+    return take_state_tuple(tuple, n, fixed, v);
+}
+
 #endif

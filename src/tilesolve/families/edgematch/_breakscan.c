@@ -56,6 +56,16 @@ static inline long long bucket(const Tables *t, long long d, int ph, int32_t l, 
     return d * ncol + (ph == 1 ? l : u);
 }
 
+/* The walk's position, saved for the next step; the step's placements. */
+static inline long long keep_walk(int64_t *state, long long d, int mode, long long maxd,
+                                  long long nodes)
+{
+    state[0] = d;
+    state[1] = mode;
+    state[2] = maxd;
+    return nodes;
+}
+
 /* After the search at depth *d placed a piece or not: deeper (counting the placement), or
  * back; 1 when the step ends (the budget spent, or the tree done: code -1). */
 static inline int advance(int placed, long long *d, long long *maxd, int *mode, long long *nodes,
@@ -151,20 +161,14 @@ static long long run(Tables *t, long long budget, int *code)
         if (advance(placed, &d, &maxd, &mode, &nodes, budget, code))
             break;
     }
-    t->state[0] = d;
-    t->state[1] = mode;
-    t->state[2] = maxd;
-    return nodes;
+    return keep_walk(t->state, d, mode, maxd, nodes);
 }
 
 static PyObject *step(PyObject *self, PyObject *args)
 {
-    PyObject *tuple;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
-        return NULL;
     Py_buffer v[NARRAYS];
-    if (take_state_tuple(tuple, NARRAYS, NFIXED, v) < 0)
+    if (take_step_args(args, NARRAYS, NFIXED, v, &budget) < 0)
         return NULL;
     Tables t;
     const int32_t **ro[] = {&t.cpiece, &t.cw, &t.cn, &t.ce, &t.cs, &t.start[0], &t.idx[0],
@@ -338,20 +342,14 @@ static long long fast_run(Fast *t, long long budget, int *code)
         if (advance(fast_place(t, d), &d, &maxd, &mode, &nodes, budget, code))
             break;
     }
-    t->state[0] = d;
-    t->state[1] = mode;
-    t->state[2] = maxd;
-    return nodes;
+    return keep_walk(t->state, d, mode, maxd, nodes);
 }
 
 static PyObject *fast_step(PyObject *self, PyObject *args)
 {
-    PyObject *tuple;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
-        return NULL;
     Py_buffer v[FAST_ARRAYS];
-    if (take_state_tuple(tuple, FAST_ARRAYS, FAST_FIXED, v) < 0)
+    if (take_step_args(args, FAST_ARRAYS, FAST_FIXED, v, &budget) < 0)
         return NULL;
     Fast t;
     for (int k = 0; k < 3; k++) {

@@ -291,12 +291,9 @@ static long long run(Walk *s, long long budget, int *code)
 
 static PyObject *step(PyObject *self, PyObject *args)
 {
-    PyObject *tuple;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
-        return NULL;
     Py_buffer v[NARR];
-    if (take_state_tuple(tuple, NARR, NSTATIC, v) < 0)
+    if (take_step_args(args, NARR, NSTATIC, v, &budget) < 0)
         return NULL;
     if (v[NARR - 1].len < 3 * 8 || v[NSTATIC - 1].len < 9 * 4) {
         PyErr_SetString(PyExc_ValueError, "state or configuration array too short");

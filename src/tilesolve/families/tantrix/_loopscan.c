@@ -290,12 +290,9 @@ static long long run(Loop *s, long long budget, int *code)
 static PyObject *step(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *tuple;
     long long budget;
-    if (!PyArg_ParseTuple(args, "O!L", &PyTuple_Type, &tuple, &budget))
-        return NULL;
     Py_buffer v[NARR];
-    if (take_state_tuple(tuple, NARR, 16, v) < 0)
+    if (take_step_args(args, NARR, 16, v, &budget) < 0)
         return NULL;
     if (v[NARR - 1].len < 7 * 8 || v[15].len < 6 * 4) {
         PyErr_SetString(PyExc_ValueError, "state or configuration array too short");
