@@ -662,7 +662,10 @@ def presets(family: str, backend: str = "ga") -> dict[str, Preset]:
     """The named settings of a family's backend (its GA's `paper` and `tuned`...), in the
     order `solve --help` describes them; empty for a backend that has none."""
     declared = get_family(family).backend(backend).presets or {}
-    # the one marked default, else paper (as backends.ga.default_preset reads the table)
-    first = next((name for name, p in declared.items() if p.default), "paper")
+    if not declared:
+        return {}
+    from .backends.ga import default_preset  # the family's GA, just loaded, imports it too
+
+    first = default_preset(declared)
     return {name: Preset(name, p.summary, tuple(p.differences), name == first)
             for name, p in declared.items()}
