@@ -179,8 +179,7 @@ evaluations) and its laptop's seconds. Ours, 10 seeds each: the paper preset (in
 the tuned preset at the same (p_size, n_candidates), whose evaluations count every swap its
 tabu polish scores (each the cost of a neighbouring board), and the exact search; the tuned
 GA and the search run as whole `tilesolve solve ... --json` processes, one thread, their CPU
-seconds those of the whole process (interpreter start and imports, about 0.3 CPU s,
-included).
+seconds those of the whole process (interpreter start and imports included).
 
 {equal}
 
