@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .core.checkpoint import cpu_seconds
 from .core.errors import InputError
 from .core.family import get_family, load_instance
 from .core.options import Option, Options
@@ -119,15 +120,6 @@ def _read_hint(family, inst, instance: str, pattern: str | None):
     if pattern is None:
         return None
     return family.read_solution(inst, pattern.format(stem=Path(instance).stem))
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (CBC runs as a child)."""
-    import resource
-
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 class Loaded(NamedTuple):
