@@ -373,7 +373,8 @@ population) and successes; that budget in our CPU seconds (the paper preset's CP
 evaluation over our runs of the row, times the budget); the tuned GA with that many
 evaluations, its hill climbs' evaluations counted inside them; and the exact search (60 s
 limit). Both run as whole `tilesolve solve ... --json` processes, one thread, their CPU
-seconds those of the whole process (interpreter start and imports included), seeds 0-19. The last column is the search's median CPU over the budget's.
+seconds those of the whole process (interpreter start and imports included), seeds 0-19.
+The last column is the search's median CPU over the budget's.
 """
 
 NOTES = """## Where our instances or readings differ

@@ -232,9 +232,13 @@ static PyObject *step(PyObject *self, PyObject *args)
  *   15-21 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
  *   22    used (per piece)   [writable]
  *   23    cum (n + 1): the chosen colours' sides on depths 0..d-1 at cum[d]   [writable]
- *   24    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds, floor_end]
+ *   24    deep (2n): pos and phase of each depth of the deepest walk so far: copied when the
+ *         walk first goes deeper than max_depth, so that the deepest partial board can be
+ *         completed when no complete one is found (a copy of d entries at each new depth:
+ *         n (n + 1) / 2 in a whole run, nothing beside its placements)   [writable]
+ *   25    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds, floor_end]
  */
-enum { FAST_ARRAYS = 25, FAST_FIXED = 15 };
+enum { FAST_ARRAYS = 26, FAST_FIXED = 15 };
 #define PIECE(v) ((v) & 0xfff)
 #define OTHER(v) (((v) >> 24) & 0x3f)
 
@@ -242,7 +246,7 @@ typedef struct {
     const uint32_t *P[3];
     const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind, *weight,
         *floor;
-    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used, *cum;
+    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used, *cum, *deep;
     int64_t *state;
     long long n, floor_end;
 } Fast;
@@ -321,6 +325,15 @@ static inline int fast_place(Fast *t, long long d)
     }
 }
 
+/* The walk of depths 0..d (the one just placed included), kept as the deepest. */
+static inline void keep_deepest(Fast *t, long long d)
+{
+    for (long long k = 0; k <= d; k++) {
+        t->deep[k] = t->pos[k];
+        t->deep[t->n + k] = t->phase[k];
+    }
+}
+
 static long long fast_run(Fast *t, long long budget, int *code)
 {
     long long d = t->state[0], maxd = t->state[2], nodes = 0;
@@ -339,7 +352,10 @@ static long long fast_run(Fast *t, long long budget, int *code)
             t->used[t->piece[d]] = 0;
             t->pos[d]++;
         }
-        if (advance(fast_place(t, d), &d, &maxd, &mode, &nodes, budget, code))
+        int placed = fast_place(t, d);
+        if (placed && d >= maxd)
+            keep_deepest(t, d);
+        if (advance(placed, &d, &maxd, &mode, &nodes, budget, code))
             break;
     }
     return keep_walk(t->state, d, mode, maxd, nodes);
@@ -363,9 +379,10 @@ static PyObject *fast_step(PyObject *self, PyObject *args)
     int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used, &t.cum};
     for (int k = 0; k < 9; k++)
         *rw[k] = v[15 + k].buf;
-    t.state = v[24].buf;
+    t.deep = v[24].buf;
+    t.state = v[25].buf;
     t.n = v[6].len / 4;
-    int bad = v[24].len < 7 * 8;
+    int bad = v[25].len < 7 * 8 || v[24].len / 4 < 2 * t.n;
     for (int k = 6; k < 24; k++) /* per-depth arrays (br, pe, ps, cum hold one more), the
                                   * per-piece ones (weight, used) aside */
         bad |= k != 13 && k != 22 && v[k].len / 4 < t.n + (k >= 19);

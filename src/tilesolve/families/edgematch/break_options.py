@@ -43,4 +43,8 @@ BREAK_OPTIONS = Options(
     Option("restart_nodes", count, None, "with --break-rule blackwood or ramp, a new run (a "
            "new seeded shuffle of every cell's candidates) after this many placements "
            "without a better board, 0 for one run; default: Luby restarts of 2 million "
-           "placements a unit"))
+           "placements a unit"),
+    Option("fill_holes", count, None, "with --break-rule blackwood, complete the deepest "
+           "partial board of each run when it is at most this many cells short: the free "
+           "pieces placed on its holes to match the most joins (exact, CP-SAT), as the record "
+           "searches score their boards; 0 off (the default)"))

@@ -28,7 +28,7 @@ from ...backends.search import luby
 from ...core import squaregrid as sq
 from ...core.errors import InputError
 from ...core.result import Outcome, Solution, SolveOptions, Status
-from . import colour_rule, eii_groups, keep_last
+from . import colour_rule, eii_groups, holefill, keep_last
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
 from .placements import placement_rows
@@ -78,6 +78,7 @@ class Schedule:
     rule: str = "ramp"  # "ramp", or "eii" (Verhaard's eii: its break table, groups, restarts)
     colours: tuple[int, ...] = ()  # the blackwood rule's colours to exhaust (colour_rule.py)
     restart_nodes: int | None = None  # placements per run (0: one run), else Luby restarts
+    fill_holes: int = 0  # blackwood rule: complete deepest partial boards this short (0 off)
 
     def allow(self, width: int, height: int) -> np.ndarray:
         n = width * height
@@ -237,8 +238,8 @@ class BreakTables:
 
     def decode(self, cur) -> Solution:
         piece, rot = self.cand[0], self.rot
-        return {cell: (int(piece[cur[i]]) + 1, int(rot[cur[i]]))
-                for i, cell in enumerate(self.cells)}
+        return {cell: (int(piece[c]) + 1, int(rot[c]))
+                for c, cell in zip(cur, self.cells, strict=False)}  # a partial walk: fewer
 
 
 class BreakSearcher:
@@ -329,9 +330,11 @@ class FastSearcher:
         self.used = np.zeros(t.npieces, np.int32)
         floor_end = int(np.flatnonzero(due).max()) + 1 if due.any() else 0
         self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, nk, floor_end], np.int64)
+        self.deep = np.zeros(2 * n, np.int32)  # pos, phase of the deepest walk (_breakscan.c)
         self.arrays = (*packed, left, up, mask.astype(np.int32), val.astype(np.int32),
                        self.allow, np.ascontiguousarray(exact, np.int32), kind, weight, due,
-                       *self.walk, self.br, self.pe, self.ps, self.used, self.cum, self.state)
+                       *self.walk, self.br, self.pe, self.ps, self.used, self.cum, self.deep,
+                       self.state)
 
     def _packed(self, t: BreakTables) -> list[np.ndarray]:
         """Each phase's bucket entries as packed records, and the bucket starts."""
@@ -365,11 +368,17 @@ class FastSearcher:
         idx = self.buckets[1::2]
         return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.t.ncells)])
 
+    def deepest(self) -> Solution:
+        """The deepest partial board this run has placed (its first `max_depth` cells)."""
+        n, idx = self.t.ncells, self.buckets[1::2]
+        pos, phase = self.deep[:n], self.deep[n:]
+        return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.max_depth)])
+
 
 def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
     """The loop of `_breakscan.fast_step` in Python (the fallback of the Blackwood rule)."""
     (p0, s0, p1, s1, p2, s2, left, up, mask, val, allow, exact, kind, weight, due, pos, lim,
-     phase, piece, br, pe, ps, used, cum, state) = arrays
+     phase, piece, br, pe, ps, used, cum, deep, state) = arrays
     packed, starts = (p0, p1, p2), (s0, s1, s2)
     d, mode, maxd, nkeys, ncol, _, floor_end = (int(x) for x in state[:7])
     n, nodes, code = len(left), 0, 0
@@ -416,7 +425,10 @@ def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
             d -= 1
             used[piece[d]] = 0
             pos[d] += 1
-        d, maxd, mode, nodes, code = advance(place(d), d, maxd, mode, nodes)
+        placed = place(d)
+        if placed and d >= maxd:  # the deepest walk so far: kept (fast_step's keep_deepest)
+            deep[:d + 1], deep[n:n + d + 1] = pos[:d + 1], phase[:d + 1]
+        d, maxd, mode, nodes, code = advance(placed, d, maxd, mode, nodes)
         if code == -1 or (mode == OPEN and nodes >= budget):
             break
     state[0], state[1], state[2] = d, mode, maxd
@@ -509,6 +521,7 @@ class BreakResult:
     max_depth: int
     exhausted: bool  # the last search's tree was walked to the end under its cap
     bounded: int = 0  # times a better board found elsewhere lowered the cap (`bound`)
+    filled: int = 0  # deepest partial boards completed (`--fill-holes`)
 
 
 def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
@@ -556,10 +569,16 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         runs.nodes += done
         maxd = max(maxd, s.max_depth)
         report(nodes=nodes, depth=maxd, restarts=restarts)
+        found = None
         if code == 1:
-            best, best_breaks = s.solution(), s.breaks
-            known = best_breaks
+            found = s.solution(), s.breaks
             runs.nodes = 0  # progress: this value order keeps its budget
+        elif runs.completes(s):
+            found = runs.complete(s)
+            found = found if best_breaks is None or found[1] < best_breaks else None
+        if found is not None:
+            best, best_breaks = found
+            known = best_breaks
             if on_board is not None:
                 on_board(best, best_breaks)
             if best_breaks == 0:
@@ -573,7 +592,8 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
             continue
         restarts += 1
         s = runs.next()
-    return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted, bounded)
+    return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted, bounded,
+                       runs.filled)
 
 
 class _Runs:
@@ -598,6 +618,24 @@ class _Runs:
         self.exact = eii_exact(inst, tables.cells) if self.eii or self.blackwood else None
         self.groups: dict[int, eii_groups.Gates] = {}
         self.run, self.nodes, self.depth = 1, 0, 0  # this run's number, placements, depth
+        # --fill-holes: the completer, the deepest depth completed (any run, this run)
+        self.filler = holefill.HoleFiller(self.whole) if schedule.fill_holes else None
+        self.filled = 0
+        self.fill_depth, self.run_fill_depth = 0, 0
+
+    def completes(self, s) -> bool:
+        """Whether this run's deepest partial board is due a completion: at most
+        `fill_holes` cells short, and at least as deep as any completed before (in any run)
+        and deeper than this run's last one."""
+        n, d = self.t.ncells, s.max_depth
+        return (self.filler is not None and n - self.schedule.fill_holes <= d < n
+                and d >= self.fill_depth and d > self.run_fill_depth)
+
+    def complete(self, s) -> tuple[Solution, int]:
+        """This run's deepest partial board, its holes filled (holefill.py)."""
+        self.fill_depth = self.run_fill_depth = s.max_depth
+        self.filled += 1
+        return self.filler.complete(s.deepest(), seed=self.seed + self.run)
 
     def searcher(self) -> BreakSearcher | FastSearcher | None:
         """The searcher of this run; None when the limits end the search while eii's group
@@ -630,6 +668,7 @@ class _Runs:
         else:
             s.cap(k - 1)
             self.allow = np.minimum(self.allow, k - 1)
+        self.fill_depth = 0  # under the lower cap runs stop sooner: depths count afresh
 
     def goes_on(self, s: BreakSearcher, code: int, restart: int) -> bool:
         """Whether the run goes on after a chunk that ended with `code`: with the eii rule
@@ -659,7 +698,7 @@ class _Runs:
     def next(self) -> BreakSearcher | FastSearcher | None:
         """The next run's searcher."""
         self.run += 1
-        self.nodes = self.depth = 0
+        self.nodes = self.depth = self.run_fill_depth = 0
         return self.searcher()
 
 
@@ -723,7 +762,10 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     if breaks is None:
         breaks = sched.breaks if rule == "ramp" else \
             max(1, round(EII_BREAKS_PER_CELL * (inst.height - start) * inst.width))
-    return Schedule(breaks, start, bool(keep), rule, *run_options(inst, params, rule))
+    fill = BREAK_OPTIONS.value(params, "fill_holes") or 0
+    if fill and rule != "blackwood":
+        raise InputError(f"--fill-holes works with --break-rule blackwood; got the {rule} rule")
+    return Schedule(breaks, start, bool(keep), rule, *run_options(inst, params, rule), fill)
 
 
 def run_options(inst: EdgeInstance, params: dict, rule: str) -> tuple[tuple[int, ...], int | None]:

@@ -1,0 +1,87 @@
+"""Completing the deepest partial board (`--fill-holes N`, holefill.py): the Blackwood loop keeps
+its deepest walk in both cores alike, the hole fill places the free pieces optimally and keeps
+the fixed ones, and the search reports completed boards the checker accepts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import E2_DATA, INSTANCES, needs_e2_data
+
+from tilesolve.core import squaregrid as sq
+from tilesolve.core.errors import InputError
+from tilesolve.families.edgematch import breakscan, holefill
+from tilesolve.families.edgematch.check import verify
+from tilesolve.families.edgematch.family import FAMILY
+from tilesolve.families.edgematch.official import apply_rules
+from tilesolve.families.edgematch.parse import read_instance
+
+
+def deepest_after(engine: str, steps: int) -> tuple[int, dict]:
+    inst = replace(read_instance(INSTANCES / "e2_7x7.txt"), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    allow = breakscan.blackwood_allow(2, tables.ncells)
+    s = breakscan.FastSearcher(tables, 5, allow, breakscan.eii_exact(inst, tables.cells),
+                               engine=engine)
+    for _ in range(steps):
+        s.step(97)
+    return s.max_depth, s.deepest()
+
+
+def test_both_cores_keep_the_same_deepest_walk():
+    for steps in (1, 4, 30):
+        python, c = deepest_after("python", steps), deepest_after("auto", steps)
+        assert python == c
+        depth, board = c
+        assert len(board) == depth > 0
+        assert len({p for p, _r in board.values()}) == depth  # each piece once
+
+
+def test_the_deepest_walk_is_a_board_the_search_held():
+    """Its joins between placed pieces break at most as often as the schedule allows."""
+    depth, board = deepest_after("auto", 30)
+    inst = read_instance(INSTANCES / "e2_7x7.txt")
+    broken = sum(1 for a, s, b in sq.joins(7, 7) if a in board and b in board
+                 and inst.edges(*board[a])[s] != inst.edges(*board[b])[sq.opposite(s)])
+    assert depth < 49 and broken <= 2
+
+
+@needs_e2_data()
+def test_a_fill_restores_holes_cut_from_a_record_board_at_least_as_well():
+    inst = apply_rules(read_instance(E2_DATA / "e2_256.txt"))
+    record = FAMILY.read_solution(inst, E2_DATA / "e2_board_verhaard_467.txt")
+    holes = [(r, c) for r in (5, 9) for c in (0, 4, 8, 12, 15)]  # border and inner cells
+    partial = {cell: pr for cell, pr in record.items() if cell not in holes}
+    board, breaks = holefill.HoleFiller(inst).complete(partial, time_limit=20)
+    assert {c: board[c] for c in partial} == partial  # the placed pieces stay
+    assert (8, 7) in partial and board[(8, 7)] == inst.fixed[(8, 7)]
+    assert breaks <= 480 - 467  # the record's own pieces there are one fill
+    report = verify(inst, board, objective="matches")
+    assert report.ok and report.score == 480 - breaks
+
+
+def test_fill_holes_needs_the_blackwood_rule():
+    inst = read_instance(INSTANCES / "e2_7x7.txt")
+    sched = breakscan.schedule_of(inst, {"break_rule": "blackwood", "fill_holes": "6"})
+    assert sched.fill_holes == 6
+    assert breakscan.schedule_of(inst, {"break_rule": "blackwood"}).fill_holes == 0
+    with pytest.raises(InputError, match="--fill-holes works with --break-rule blackwood"):
+        breakscan.schedule_of(inst, {"break_rule": "ramp", "fill_holes": "6"})
+
+
+def test_the_search_reports_completed_boards_when_no_complete_one_fits_its_breaks():
+    inst = read_instance(INSTANCES / "e2_8x8.txt")
+    params = {"break_rule": "blackwood", "breaks": "1"}
+    seen: list[tuple[dict, int]] = []
+    plain = breakscan.search(inst, breakscan.schedule_of(inst, params), 0, node_limit=3_000_000)
+    filled = breakscan.search(inst, breakscan.schedule_of(inst, {**params, "fill_holes": "12"}),
+                              0, node_limit=3_000_000,
+                              on_board=lambda b, k: seen.append((b, k)))
+    # one break completes no board within these placements; the deepest partial boards do
+    assert plain.board is None and plain.filled == 0
+    assert filled.filled >= 2 and filled.board is not None and seen
+    assert [k for _b, k in seen] == sorted((k for _b, k in seen), reverse=True)
+    assert seen[-1] == (filled.board, filled.breaks)
+    report = verify(inst, filled.board, objective="matches")
+    assert report.ok and report.score == 112 - filled.breaks and len(filled.board) == 64
