@@ -85,3 +85,15 @@ def test_the_search_reports_completed_boards_when_no_complete_one_fits_its_break
     assert seen[-1] == (filled.board, filled.breaks)
     report = verify(inst, filled.board, objective="matches")
     assert report.ok and report.score == 112 - filled.breaks and len(filled.board) == 64
+
+
+@needs_e2_data()
+def test_the_official_board_searches_with_blackwoods_setting_by_default():
+    official = apply_rules(read_instance(E2_DATA / "e2_256.txt"))
+    sched = breakscan.schedule_of(official, {})
+    assert (sched.rule, sched.breaks, sched.fill_holes, sched.colours) == \
+        ("blackwood", 10, 24, (5, 7, 20))
+    assert breakscan.schedule_of(official, {"breaks": "14"}).breaks == 14  # one option changed
+    assert breakscan.schedule_of(official, {"break_rule": "eii"}).rule == "eii"  # or the rule
+    other = read_instance(INSTANCES / "e2_16x16.txt")  # another 16x16 set keeps the eii rule
+    assert breakscan.schedule_of(other, {}).rule == "eii"

@@ -30,9 +30,10 @@ BREAK_OPTIONS = Options(
            "60 piece groups gating good pieces late and bad ones early, restarts of runs "
            "that stop getting deeper) or blackwood (Blackwood's schedule: breaks from depths "
            "197, 203, ... 238 of 256 and --breaks beyond them spread over the last cells, at "
-           "most one per placement, none between frame pieces; a faster loop); default: eii "
-           "on boards of 16x16 cells and more, ramp below", choices=("ramp", "eii",
-                                                                    "blackwood")),
+           "most one per placement, none between frame pieces; a faster loop); default: on "
+           "the official Eternity II blackwood with his colours, 10 breaks and --fill-holes "
+           "24, eii on other boards of 16x16 cells and more, ramp below",
+           choices=("ramp", "eii", "blackwood")),
     Option("colour_rule", colour_choice, None, "with --break-rule blackwood, Blackwood's "
            "colour exhaustion: up to each depth the pieces placed carry at least a floor of "
            "sides in the chosen colours (rising piecewise linearly to 119 of their 122 sides "
@@ -47,4 +48,5 @@ BREAK_OPTIONS = Options(
     Option("fill_holes", count, None, "with --break-rule blackwood, complete the deepest "
            "partial board of each run when it is at most this many cells short: the free "
            "pieces placed on its holes to match the most joins (exact, CP-SAT), as the record "
-           "searches score their boards; 0 off (the default)"))
+           "searches score their boards; 0 off (the default but on the official "
+           "Eternity II: 24)"))

@@ -31,6 +31,7 @@ from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import colour_rule, eii_groups, holefill, keep_last
 from .break_options import BREAK_OPTIONS
 from .instance import EdgeInstance
+from .official import is_official
 from .placements import placement_rows
 
 try:
@@ -66,6 +67,13 @@ BLACKWOOD_DEPTHS = (197, 203, 210, 216, 221, 225, 229, 233, 236, 238)
 # the Blackwood rule's first bound on 256 cells (scaled with the cell count elsewhere): on
 # Eternity II, seed 0, 30 CPU s, 20 breaks gave no complete board, 30 gave 451, 45 gave 447
 BLACKWOOD_BREAKS = 30
+# The official Eternity II's default search: Blackwood's own setting, his 10 breaks and
+# colours, each run's deepest partial board completed when 24 cells or fewer are left. One
+# core, 60 CPU s, seeds 0/1 (lab/pages/hybrid.md, "The deepest partial board, completed"):
+# 462/461 against 452/451 for the Blackwood rule's complete boards (30 breaks) and 457-459
+# for the eii rule; 12, 14 and 16 breaks gave 459/461, 460/463 and 458/460.
+OFFICIAL_SEARCH = {"break_rule": "blackwood", "colour_rule": "blackwood", "breaks": "10",
+                   "fill_holes": "24"}
 
 
 @dataclass(frozen=True)
@@ -746,7 +754,10 @@ def search_rows(inst: EdgeInstance, sol: Solution, rows: range, seed: int, node_
 def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     """`--breaks N --break-from ROW --break-rule RULE`, each defaulting to default_schedule's
     (the eii rule, the default from EII_DEFAULT_CELLS cells, starts from EII_BREAKS_PER_CELL
-    breaks per cell from the first row), and `--colour-rule`, `--restart-nodes` (run_options)."""
+    breaks per cell from the first row), and `--colour-rule`, `--restart-nodes` (run_options).
+    On the official Eternity II without `--break-rule` the defaults are OFFICIAL_SEARCH."""
+    if is_official(inst) and BREAK_OPTIONS.value(params, "break_rule") is None:
+        params = {**OFFICIAL_SEARCH, **params}
     sched = default_schedule(inst)
     breaks = BREAK_OPTIONS.value(params, "breaks")
     start = BREAK_OPTIONS.value(params, "break_from")
