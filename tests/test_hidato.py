@@ -375,10 +375,22 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     # the paper preset's runs come first (an interrupted rerun has the paper's columns), and
     # the tuned preset runs --tuned-runs times
     runs = script.make_runs(3, ["2", "4"], tuned_runs=1)
-    columns = [r.column for r in runs]
+    extra = script.extra_runs(3, ["2", "4"])
+    assert runs[len(runs) - len(extra):] == extra
+    columns = [r.column for r in runs[:len(runs) - len(extra)]]
     last_paper = max(i for i, c in enumerate(columns) if c == "paper")
     assert columns.index("tuned") == last_paper + 1 == 3 * 2 * 11
     assert columns.count("tuned") == 2 * 11 and columns[-1] in script.EXACT
+    # then the three class 2 boards with the paper's givens (11, 18, 20) in Tables 2 and 4,
+    # and the tuned preset at the paper preset's cost, 3 seeds per board
+    assert [(r.table, r.row) for r in extra[:18:3]] == [
+        (t, p) for t in "24" for p in ("11g", "18g", "20g")]
+    assert {len(FAMILY.read_instance(r.instance).givens) for r in extra[:18]
+            if r.row == "18g"} == {script.GIVENS[18]}
+    assert len(extra) == 18 + 3 * 11 and extra[-1].table == "cost"
+    assert extra[-1].max_evaluations == script.EQUAL_COST_EVALUATIONS
+    readings = [r for r in script.extra_runs(2, ["1"]) if r.column in script.READINGS]
+    assert len(readings) == 3 * 10 * 2 and "rts_window=independent" in readings[0].backend
 
 
 def _script(name: str):
