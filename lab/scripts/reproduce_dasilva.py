@@ -130,11 +130,10 @@ READING_NAMES = {"independent": "--rts-window independent",
 # seed in the file; rows "9g" etc. in the CSV, the paper preset in every table of the class
 PAPER_GIVENS = {9: "hidato_p09_19.txt", 11: "hidato_p11_37.txt", 18: "hidato_p18_37.txt",
                 20: "hidato_p20_37.txt"}
-# at equal cost: the paper preset's 2e5 evaluations (RTS and CBGI, Table 4) cost 12.6 CPU s
-# in the CSV's runs (6.31 s per 1e5), the tuned preset's 2.13 s per 1e5, so the tuned GA gets
-# 590,000 evaluations on class 2 (class 1: every tuned run solves far below the budget)
-EQUAL_COST_EVALUATIONS = 590_000
-EQUAL_COST_RUNS = 10
+# at equal cost: both presets (RTS and CBGI, as Tables 3 and 4) run side by side, alternating,
+# EQUAL_COST_RUNS seeds per board, so that their CPU seconds per evaluation are measured with
+# the same code, on the same machine, at the same time (the tables' runs are of older commits)
+EQUAL_COST_RUNS = 3
 
 
 def paper_rows(table: str) -> dict[int, list[float]]:
@@ -192,9 +191,10 @@ def extra_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
     with_rts = [t for t in tables if t not in "56"]
     runs += given_runs(n_runs, sorted(with_rts, key=lambda t: TABLES[t][1]))
     pairs = pairing()
-    runs += [rp.Run("cost", str(p), "tuned", str(pairs[p]), "ga:preset=tuned", seed,
-                    max_evaluations=EQUAL_COST_EVALUATIONS)
-             for p in CLASSES[2][1] for seed in range(min(n_runs, EQUAL_COST_RUNS))]
+    runs += [rp.Run("cost", str(p), preset, str(pairs[p]), f"ga:preset={preset}", seed,
+                    max_evaluations=BUDGET)
+             for cls in (1, 2) for p in CLASSES[cls][1]
+             for seed in range(min(n_runs, EQUAL_COST_RUNS)) for preset in PRESETS]
     return runs + given_runs(n_runs, [t for t in tables if t in "56"])
 
 
@@ -324,7 +324,27 @@ def givens_section(summ: dict, pairs: dict[int, Path]) -> str:
     return ("### The four problems on boards with the paper's numbers of givens\n\n"
             "Paper preset, the table's setting, seeds 0-29 on both boards. Cells as in the "
             "tables; difference: the new board's mean evaluations to the best and success "
-            "rate minus our board's.\n\n" + rp.markdown_table(head, lines))
+            "rate minus our board's.\n\n" + rp.markdown_table(head, lines) + "\n\n"
+            + substituted_averages(summ))
+
+
+def substituted_averages(summ: dict) -> str:
+    """Each table's average line as shipped and with the boards of the paper's givens in
+    place of ours (every problem then has the paper's number of givens)."""
+    head = ["table", "paper", "ours, paper preset", "ours, the paper's givens on every board"]
+    lines = []
+    for t, (_, cls, _) in TABLES.items():
+        rows = [str(p) for p in CLASSES[cls][1]]
+        shipped = [summ.get((t, r, "paper")) for r in rows]
+        new = {r: summ.get((t, f"{r}g", "paper")) for r in rows if int(r) in PAPER_GIVENS}
+        if None in shipped or None in new.values():
+            continue
+        swapped = [new.get(r) or summ[(t, r, "paper")] for r in rows]
+        theirs = [statistics.fmean(v[i] for v in paper_rows(t).values()) for i in range(6)]
+        lines.append([t, paper_cell(theirs), our_cell(average(shipped)),
+                      our_cell(average(swapped))])
+    return ("The average lines (means over the problems, as in the paper), with those four "
+            "boards in place of ours:\n\n" + rp.markdown_table(head, lines))
 
 
 def process_cpu(paths: list[Path], csv_path: Path) -> dict[str, dict]:
@@ -364,53 +384,57 @@ def cost_per_budget(rows: list[dict]) -> float:
     return BUDGET * sum(r["cpu_seconds"] for r in rows) / sum(r["evaluations"] for r in rows)
 
 
-def tally(rows: list[dict]) -> str:
-    cpu = [r["cpu_seconds"] for r in rows]
-    evals = statistics.fmean(r["evaluations"] for r in rows)
-    return (f"{sum(r['solved'] for r in rows)}/{len(rows)} solved, {evals:,.0f} evaluations "
-            f"and {statistics.fmean(cpu):.1f} CPU s per run (most {max(cpu):.1f})")
+def within(rows: list[dict], evaluations: float) -> str:
+    """Runs solved within `evaluations` (their evaluations to the optimum; a run unsolved at
+    BUDGET is unsolved within a larger budget too only as far as BUDGET goes)."""
+    k = sum(r["solved"] and r["evaluations_to_best"] <= evaluations for r in rows)
+    more = "at least " if evaluations > BUDGET and not all(r["solved"] for r in rows) else ""
+    return f"{more}{k}/{len(rows)} solved ({k / len(rows):.2f})"
 
 
 def equal_cost_section(rows: list[dict], pairs: dict[int, Path], process: dict) -> str:
     """The paper's budget (2e5 evaluations) in the paper preset's CPU seconds, and what the
     tuned GA and CP-SAT do within it on the same boards (RTS and CBGI: Tables 3 and 4)."""
-    head = ["class (boards)", "paper: success at 2e5 evaluations",
-            "paper preset: 2e5 evaluations", "tuned GA within that CPU time",
-            "CP-SAT (one thread)"]
+    head = ["class (boards)", "paper, 2e5 evaluations", "paper preset, 2e5 evaluations",
+            "tuned GA, the same CPU seconds", "CP-SAT (one thread)"]
     lines = []
     for t, cls in (("3", 1), ("4", 2)):
-        problems = CLASSES[cls][1]
-        paper = [r for r in rows if r["table"] == t and r["column"] == "paper"]
-        if not paper:
+        boards = {str(p) for p in CLASSES[cls][1]}
+        cost = {pr: [r for r in rows if r["table"] == "cost" and r["column"] == pr
+                     and r["row"] in boards] for pr in PRESETS}
+        table = {pr: [r for r in rows if r["table"] == t and r["column"] == pr
+                      and r["row"].isdigit()] for pr in PRESETS}
+        if not all(cost.values()) or not all(table.values()):
             continue
-        budget = cost_per_budget(paper)
-        tuned = ([r for r in rows if r["table"] == t and r["column"] == "tuned"] if cls == 1
-                 else [r for r in rows if r["table"] == "cost"])
+        budget = cost_per_budget(cost["paper"])  # CPU seconds of 2e5 paper evaluations
+        same = BUDGET * budget / cost_per_budget(cost["tuned"])  # tuned evaluations in it
+        stems = {pairs[int(p)].stem for p in boards}
         exact = [r for r in rows if r["table"] == "exact" and r["column"] == "cpsat"
-                 and r["row"] in {pairs[p].stem for p in problems}]
-        whole = [float(process[pairs[p].stem]["cpu_seconds"]) for p in problems
-                 if pairs[p].stem in process]
-        rate = statistics.fmean(v[5] for v in paper_rows(t).values())
-        exact_cell_ = (f"{sum(r['solved'] for r in exact)}/{len(exact)} solved, "
-                       f"{max(r['cpu_seconds'] for r in exact):.2f} CPU s at most in the run"
-                       if exact else "-")
+                 and r["row"] in stems]
+        whole = [float(process[s]["cpu_seconds"]) for s in stems if s in process]
+        cpsat = (f"{sum(r['solved'] for r in exact)}/{len(exact)} solved, at most "
+                 f"{max(r['cpu_seconds'] for r in exact):.2f} CPU s in the run")
         if whole:
-            exact_cell_ += f"; {max(whole):.1f} CPU s at most for the whole command"
-        lines.append([f"{cls} ({len(problems)})", f"{rate:.2f}",
-                      f"= {budget:.1f} CPU s: {tally(paper)}",
-                      tally(tuned) if tuned else "-", exact_cell_])
+            cpsat += f", {max(whole):.1f} s for the whole command"
+        rate = statistics.fmean(v[5] for v in paper_rows(t).values())
+        lines.append([f"{cls} ({len(boards)})", f"success {rate:.2f}",
+                      f"{budget:.1f} CPU s: {within(table['paper'], BUDGET)}",
+                      f"{same:,.0f} evaluations: {within(table['tuned'], same)}", cpsat])
     return ("## At equal cost: the paper's budget in our CPU seconds\n\n"
-            "The paper's budget, 2e5 evaluations, costs the paper preset (RTS and CBGI, "
-            "Tables 3 and 4) the CPU seconds shown (its runs' CPU time over their "
-            "evaluations, in this CSV). The tuned preset (binary tournaments, swap rate 0.5, "
-            f"CBGI) gets the same CPU time: on class 2 {EQUAL_COST_EVALUATIONS:,} evaluations "
-            f"({EQUAL_COST_RUNS} seeds per board), which its own CPU seconds per evaluation "
-            "allow; on class 1 Table 3's tuned runs (2e5 evaluations) all solve far below it. "
-            "Every evaluation counts (the initial population and CBGI's re-evaluations "
-            "included) and every CPU second of the run (reading, model, search and check; "
-            "CP-SAT's search threads included); for CP-SAT also the whole command's, "
-            "interpreter start and imports included (`dasilva_process.csv`).\n\n"
-            + rp.markdown_table(head, lines))
+            "The paper's budget, 2e5 evaluations, in CPU seconds of the paper preset (RTS "
+            "and CBGI, as in Tables 3 and 4), and what the tuned preset (binary tournaments, "
+            "swap rate 0.5, RTS and CBGI) and CP-SAT solve within those seconds on the same "
+            "boards. The two presets' CPU seconds per evaluation are measured side by side "
+            f"(rows `cost` of the CSV: {EQUAL_COST_RUNS} seeds per board and preset, "
+            "alternating, current code); the successes are those of Tables 3 and 4 (30 runs "
+            "per board, each run's count of evaluations is fixed by its seed), the tuned runs "
+            "counted as solved when their evaluations to the optimum fit the translated "
+            "budget. Every evaluation counts (the initial population and CBGI's "
+            "re-evaluations included); a run's CPU seconds include reading the board and "
+            "checking the answer, CP-SAT's its model building and search threads, and "
+            "'whole command' is `tilesolve solve BOARD --backend cpsat --threads 1` measured "
+            "as a process, interpreter start and imports included (`dasilva_process.csv`)."
+            "\n\n" + rp.markdown_table(head, lines))
 
 
 def machine() -> str:
