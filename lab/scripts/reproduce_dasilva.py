@@ -204,10 +204,10 @@ def given_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
     for t in tables:
         _, cls, variant = TABLES[t]
         spec = ":".join(x for x in ("ga", "preset=paper", variant) if x)
+        # seed by seed: a stopped run has the same seeds on every board
         runs += [rp.Run(t, f"{p}g", "paper", str(ROOT / "instances" / board), spec, seed,
-                        max_evaluations=BUDGET)
-                 for p, board in PAPER_GIVENS.items() if p in CLASSES[cls][1]
-                 for seed in range(n_runs)]
+                        max_evaluations=BUDGET) for seed in range(n_runs)
+                 for p, board in PAPER_GIVENS.items() if p in CLASSES[cls][1]]
     return runs
 
 
