@@ -368,8 +368,9 @@ def one_step(child: list[int], pop: list[list[int]], **cfg):
     from tilesolve.backends.ga import _Run
 
     enc = Constant(4, child)
+    cfg = {"seed": 0, **cfg}
     config = GAConfig(population=len(pop), steady_batch=1, crossover_rate=0.0,
-                      mutation_rate=1.0, max_evaluations=1000, seed=0, **cfg)
+                      mutation_rate=1.0, max_evaluations=1000, **cfg)
     run = _Run(enc, config, SolveOptions(), None)
     pop = np.array(pop)
     fit = enc.fitness(pop)
@@ -412,3 +413,60 @@ def test_random_selection_is_uniform_whatever_the_fitness():
                    selection="random", seed=4)
     res = evolve(OneMax(20), cfg)
     assert res.solved and res.evaluations <= 20_000
+
+
+def test_independent_window_rank_distribution_matches_enumerated_draws():
+    # --rts-window independent: w draws with replacement; enumerate every tuple of draws
+    from itertools import pairwise, product
+
+    from tilesolve.backends.ga import independent_window_ranks, window_ranks
+
+    for size, w in ((3, 2), (5, 5), (6, 3)):
+        counts = [0] * size
+        draws = list(product(range(size), repeat=w))
+        for d in draws:
+            counts[min(d)] += 1
+        cdf = [*independent_window_ranks(size, w), 1.0]
+        probs = [cdf[0]] + [b - a for a, b in pairwise(cdf)]
+        assert probs == pytest.approx([c / len(draws) for c in counts])
+    # a window of the whole population: distinct members always hold the nearest one;
+    # 2 independent draws of 2 members miss it when both draw the other (1 in 4)
+    assert window_ranks(2, 2) == [] and independent_window_ranks(2, 2) == [0.75]
+
+
+def test_rts_window_drawn_independently_can_repeat_the_far_member():
+    # child 1111 (fitness 4) beats both members; the nearest is 1110 (slot 0). A window of
+    # the whole population always holds it; two independent draws repeat slot 1 a quarter
+    # of the time, and the child then replaces 0000 instead
+    def replaced(window: str) -> list[int]:
+        out = []
+        for seed in range(40):
+            pop, _, _ = one_step([1, 1, 1, 1], [[1, 1, 1, 0], [0, 0, 0, 0]],
+                                 replacement="steady_state", selection="random",
+                                 rts_start=1.0, rts_end=1.0, rts_window=window, seed=seed)
+            out.append(pop.index([1, 1, 1, 1]))
+        return out
+
+    assert set(replaced("distinct")) == {0}
+    assert 3 <= replaced("independent").count(1) <= 20  # 10 expected of 40, sd 2.7
+
+
+def test_skip_copy_steps_leaves_a_step_of_copies_unevaluated():
+    from tilesolve.backends.ga import _Run
+
+    members = [[1, 1, 0, 0], [0, 0, 1, 1]]
+    for child, skip, counted in (([0, 0, 1, 1], True, 0), ([0, 0, 1, 1], False, 1),
+                                 ([1, 1, 1, 1], True, 1)):
+        config = GAConfig(population=2, steady_batch=1, crossover_rate=0.0,
+                          mutation_rate=1.0, replacement="steady_state", seed=0,
+                          skip_copy_steps=skip)
+        run = _Run(Constant(4, child), config, SolveOptions(), None)
+        pop = np.array(members)
+        run.steady(pop, run.enc.fitness(pop))
+        assert run.evaluations == counted
+    # a population of copies only still spends its budget: every population-th step counts
+    res = evolve(Constant(4, [1, 1, 0, 0]), GAConfig(
+        population=2, steady_batch=1, crossover_rate=0.0, mutation_rate=1.0,
+        replacement="steady_state", max_evaluations=20, seed=0, skip_copy_steps=True),
+        seeds=[np.array([1, 1, 0, 0])] * 2)
+    assert res.evaluations == 20 and res.stop_reason == "evaluations"

@@ -8,6 +8,7 @@ import pytest
 from conftest import INSTANCES, run_cli
 
 import tilesolve
+from tilesolve.backends.ga import independent_window_ranks
 from tilesolve.core.errors import InputError
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.hidato import cnf, cpsat, ga, milp
@@ -193,6 +194,35 @@ def test_presets_paper_by_default_and_rts_off_is_the_papers_variant():
     assert "swap mutation applied to 50%" in shown
 
 
+def test_open_readings_are_options_and_the_paper_preset_keeps_the_closer_ones():
+    import dataclasses
+
+    from tilesolve.backends import ga as engine
+
+    inst = FAMILY.read_instance(G19)
+    paper = ga.ga_problem(inst, SolveOptions(), "paper").config
+    assert (paper.rts_window, paper.skip_copy_steps) == ("distinct", False)
+    both = {"rts_window": "independent", "skip_copy_steps": "on"}
+    chosen = ga.ga_problem(inst, SolveOptions(params=both), "paper").config
+    assert (chosen.rts_window, chosen.skip_copy_steps) == ("independent", True)
+    # without crossover or mutation a step's two children are its parents, members of the
+    # population: skipped, such a step adds no evaluations; a swapped child is evaluated
+    enc = ga.HidatoEncoding(inst)
+    for skip, mutation, per_step in ((True, 0.0, 0), (False, 0.0, 2), (True, 1.0, 2)):
+        cfg = dataclasses.replace(paper, crossover_rate=0.0, mutation_rate=mutation,
+                                  skip_copy_steps=skip, cbgi=False, seed=0)
+        run = engine._Run(enc, cfg, SolveOptions(), None)
+        pop = enc.random(run.rng, 250)
+        fit = enc.fitness(pop)
+        for _ in range(10):
+            run.steady(pop, fit)
+        assert run.evaluations == 10 * per_step
+    listed = run_cli("options", "ga", "--family", "hidato").stdout
+    assert "--rts-window" in listed and "independent" in listed and "--skip-copy-steps" in listed
+    bad = run_cli("solve", G19, "--backend", "ga", "--rts-window", "sometimes")
+    assert bad.returncode == 2 and "--rts-window" in bad.stderr
+
+
 def test_paper_fitness_of_a_hand_scored_board(g19, g19_solution):
     import numpy as np
 
@@ -345,10 +375,24 @@ def test_reproduction_holds_the_papers_tables_and_pairs_boards_by_givens():
     # the paper preset's runs come first (an interrupted rerun has the paper's columns), and
     # the tuned preset runs --tuned-runs times
     runs = script.make_runs(3, ["2", "4"], tuned_runs=1)
-    columns = [r.column for r in runs]
+    extra = script.extra_runs(3, ["2", "4"])
+    assert runs[len(runs) - len(extra):] == extra
+    columns = [r.column for r in runs[:len(runs) - len(extra)]]
     last_paper = max(i for i, c in enumerate(columns) if c == "paper")
     assert columns.index("tuned") == last_paper + 1 == 3 * 2 * 11
     assert columns.count("tuned") == 2 * 11 and columns[-1] in script.EXACT
+    # then the three class 2 boards with the paper's givens (11, 18, 20) in Tables 2 and 4,
+    # and both presets on every board, 3 seeds each, to measure their cost alike
+    assert [(r.table, r.row, r.seed) for r in extra[:18]] == [
+        (t, p, seed) for t in "24" for seed in range(3) for p in ("11g", "18g", "20g")]
+    assert {len(FAMILY.read_instance(r.instance).givens) for r in extra[:18]
+            if r.row == "18g"} == {script.GIVENS[18]}
+    cost = [(r.row, r.column, r.seed) for r in extra[18:]]
+    assert cost[:4] == [("1", "paper", 0), ("1", "tuned", 0), ("1", "paper", 1),
+                        ("1", "tuned", 1)]  # the presets alternate: measured alike
+    assert len(cost) == 2 * 3 * 21 and {r.table for r in extra[18:]} == {"cost"}
+    readings = [r for r in script.extra_runs(2, ["1"]) if r.column in script.READINGS]
+    assert len(readings) == 3 * 10 * 2 and "rts_window=independent" in readings[0].backend
 
 
 def _script(name: str):
@@ -377,7 +421,7 @@ def test_probe_window_drawn_with_replacement_and_memo_counts():
     probe = _script("probe_dasilva_class1")
     # 3 members ranked by distance, a window of 2 independent draws (9 equally likely pairs):
     # the nearest drawn is rank 0 in 5 pairs, rank 1 in 3, rank 2 in 1
-    assert probe.ranks_with_replacement(3, 2) == pytest.approx([5 / 9, 8 / 9])
+    assert independent_window_ranks(3, 2) == pytest.approx([5 / 9, 8 / 9])
     r = probe.run("paper", INSTANCES / "hidato_19_09.txt", 0)
     assert r["solved"]
     # copies of members (every uncrossed, unmutated child is one) are left out of the

@@ -19,7 +19,10 @@ Variants (each changes one thing in the paper preset):
   tournament     parents by binary tournament instead of at random
   window_10      RTS window 10% of the population throughout (instead of 100% -> 10%)
   window_draws   the w members of the RTS window drawn with replacement (w independent
-                 draws: at w = 250 about 63% of the population, not all of it)
+                 draws: at w = 250 about 63% of the population, not all of it;
+                 the engine's --rts-window independent)
+(both readings are engine options now, --rts-window and --skip-copy-steps, and the page's
+columns run them through lab/scripts/reproduce_dasilva.py; this probe keeps the others)
 """
 
 from __future__ import annotations
@@ -115,22 +118,6 @@ class _EqualRun(engine._Run):
         return better
 
 
-def ranks_with_replacement(size: int, w: int) -> list[float]:
-    """As engine.window_ranks, for a window of w independent draws: P(nearest rank >= r) =
-    ((size - r) / size) ** w."""
-    return [1.0 - ((size - r - 1) / size) ** w for r in range(size - 1)]
-
-
-class _DrawsRun(_CountingRun):
-    def steady(self, pop, fit):
-        distinct = engine.window_ranks
-        engine.window_ranks = ranks_with_replacement
-        try:
-            return super().steady(pop, fit)
-        finally:
-            engine.window_ranks = distinct
-
-
 def run(variant: str, board: Path, seed: int) -> dict:
     inst = read_instance(board)
     cfg = dataclasses.replace(TABLE1, seed=seed)
@@ -152,7 +139,8 @@ def run(variant: str, board: Path, seed: int) -> dict:
     elif variant == "window_10":
         cfg = dataclasses.replace(cfg, rts_start=0.1, rts_end=0.1)
     elif variant == "window_draws":
-        runner = _DrawsRun
+        cfg = dataclasses.replace(cfg, rts_window="independent")
+        runner = _CountingRun
     elif variant == "paper":
         runner = _CountingRun
     else:

@@ -116,6 +116,24 @@ TABLES = {
 PRESETS = ("paper", "tuned")
 EXACT = ("cpsat", "sat")
 CLASSES = {1: ("hidato_19_*.txt", range(1, 11)), 2: ("hidato_37_*.txt", range(11, 22))}
+# the two readings the text leaves open, as the engine's options, run on Table 1's setting
+# beside the paper preset (same boards, same seeds): column -> backend options
+READINGS = {
+    "independent": "rts_window=independent",
+    "skip_copies": "skip_copy_steps=on",
+    "both": "rts_window=independent:skip_copy_steps=on",
+}
+READING_NAMES = {"independent": "--rts-window independent",
+                 "skip_copies": "--skip-copy-steps on", "both": "both"}
+# where our board has one given more than the paper's: a board with the paper's number of
+# givens from the same generator (unique, irreducible: no given but 1 and N can go), generator
+# seed in the file; rows "9g" etc. in the CSV, the paper preset in every table of the class
+PAPER_GIVENS = {9: "hidato_p09_19.txt", 11: "hidato_p11_37.txt", 18: "hidato_p18_37.txt",
+                20: "hidato_p20_37.txt"}
+# at equal cost: both presets (RTS and CBGI, as Tables 3 and 4) run side by side, alternating,
+# EQUAL_COST_RUNS seeds per board, so that their CPU seconds per evaluation are measured with
+# the same code, on the same machine, at the same time (the tables' runs are of older commits)
+EQUAL_COST_RUNS = 3
 
 
 def paper_rows(table: str) -> dict[int, list[float]]:
@@ -156,6 +174,40 @@ def make_runs(n_runs: int, tables: list[str], tuned_runs: int | None = None) -> 
     for path in sorted(set(pairs.values())):
         runs += [rp.Run("exact", path.stem, b, str(path), b, 0, time_limit=EXACT_SECONDS)
                  for b in EXACT]
+    return runs + extra_runs(counts["paper"], tables)
+
+
+def extra_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
+    """The open readings on Table 1's setting, the boards with the paper's numbers of givens in
+    the tables with RTS, the tuned preset at the paper preset's cost, then those boards in
+    Tables 5 and 6 (an interrupted run has the most asked-for first)."""
+    runs = []
+    if "1" in tables:
+        pairs = pairing()
+        for column, options in READINGS.items():
+            runs += [rp.Run("1", str(p), column, str(pairs[p]),
+                            f"ga:preset=paper:cbgi=off:{options}", seed, max_evaluations=BUDGET)
+                     for p in CLASSES[1][1] for seed in range(n_runs)]
+    with_rts = [t for t in tables if t not in "56"]
+    runs += given_runs(n_runs, sorted(with_rts, key=lambda t: TABLES[t][1]))
+    pairs = pairing()
+    runs += [rp.Run("cost", str(p), preset, str(pairs[p]), f"ga:preset={preset}", seed,
+                    max_evaluations=BUDGET)
+             for cls in (1, 2) for p in CLASSES[cls][1]
+             for seed in range(min(n_runs, EQUAL_COST_RUNS)) for preset in PRESETS]
+    return runs + given_runs(n_runs, [t for t in tables if t in "56"])
+
+
+def given_runs(n_runs: int, tables: list[str]) -> list[rp.Run]:
+    """The paper preset on the boards with the paper's numbers of givens, in these tables."""
+    runs = []
+    for t in tables:
+        _, cls, variant = TABLES[t]
+        spec = ":".join(x for x in ("ga", "preset=paper", variant) if x)
+        # seed by seed: a stopped run has the same seeds on every board
+        runs += [rp.Run(t, f"{p}g", "paper", str(ROOT / "instances" / board), spec, seed,
+                        max_evaluations=BUDGET) for seed in range(n_runs)
+                 for p, board in PAPER_GIVENS.items() if p in CLASSES[cls][1]]
     return runs
 
 
@@ -215,6 +267,176 @@ def table_section(t: str, summ: dict, pairs: dict[int, Path]) -> str:
             f"`:preset=tuned` for the tuned column).\n\n" + rp.markdown_table(head, lines))
 
 
+def evals_cell(s: dict | None) -> str:
+    """Mean evaluations to the best ± sd (solved/runs)."""
+    if s is None:
+        return "-"
+    return (f"{s['mean_evaluations_to_best']:,.0f} ± {s['sd_evaluations_to_best']:,.0f} "
+            f"({s['solved']}/{s['runs']})")
+
+
+def readings_section(summ: dict, pairs: dict[int, Path]) -> str:
+    """Table 1's setting with each open reading (engine options) beside the paper preset."""
+    paper = paper_rows("1")
+    columns = ("paper", *READINGS)
+    head = ["problem", "our board", "paper", "ours, paper preset",
+            *[f"ours, {READING_NAMES[c]}" for c in READINGS]]
+    lines, ours = [], {c: [] for c in columns}
+    for p in CLASSES[1][1]:
+        cells = {c: summ.get(("1", str(p), c)) for c in columns}
+        for c, cell in cells.items():
+            if cell is not None:
+                ours[c].append(cell)
+        lines.append([str(p), pairs[p].stem, f"{paper[p][3]:,.0f} ± {paper[p][4]:,.0f}",
+                      *[evals_cell(cells[c]) for c in columns]])
+    avg = {c: average(ours[c]) for c in columns}
+    theirs = statistics.fmean(v[3] for v in paper.values())
+    lines.append(["average", "", f"{theirs:,.0f}", *[evals_cell(avg[c]) for c in columns]])
+    if avg["paper"] is not None:
+        base = avg["paper"]["mean_evaluations_to_best"]
+        lines.append(["ratio to the paper preset", "", f"{theirs / base:.2f}", "1",
+                      *[f"{a['mean_evaluations_to_best'] / base:.2f}"
+                        if (a := avg[c]) is not None else "-" for c in READINGS]])
+    return ("### Table 1 with the open readings\n\nBackend `ga:cbgi=off` plus "
+            + ", ".join(f"`{READING_NAMES[c]}`" for c in READINGS if c != "both")
+            + " or both; the same seeds (0-29) as the paper preset's runs. Each cell: mean "
+            "evaluations to the best ± sd (solved/runs).\n\n" + rp.markdown_table(head, lines))
+
+
+def givens_section(summ: dict, pairs: dict[int, Path]) -> str:
+    """The four problems where our board has a given more, on a board with the paper's
+    number of givens, in every table of the class (paper preset)."""
+    head = ["table", "problem (givens)", "paper", "our board, one given more",
+            "board with the paper's givens", "difference (evaluations, success)"]
+    lines = []
+    for t, (_, cls, _) in TABLES.items():
+        for p, board in PAPER_GIVENS.items():
+            if p not in CLASSES[cls][1]:
+                continue
+            old, new = summ.get((t, str(p), "paper")), summ.get((t, f"{p}g", "paper"))
+            diff = "-" if old is None or new is None else (
+                f"{new['mean_evaluations_to_best'] - old['mean_evaluations_to_best']:+,.0f}, "
+                f"{new['rate'] - old['rate']:+.2f}")
+            lines.append([t, f"{p} ({GIVENS[p]})", paper_cell(paper_rows(t)[p]),
+                          f"{pairs[p].stem} ({givens(pairs[p])}): {our_cell(old)}",
+                          f"{Path(board).stem} ({givens(ROOT / 'instances' / board)}): "
+                          f"{our_cell(new)}", diff])
+    return ("### The four problems on boards with the paper's numbers of givens\n\n"
+            "Paper preset, the table's setting, seeds 0-29 on both boards. Cells as in the "
+            "tables; difference: the new board's mean evaluations to the best and success "
+            "rate minus our board's.\n\n" + rp.markdown_table(head, lines) + "\n\n"
+            + substituted_averages(summ))
+
+
+def substituted_averages(summ: dict) -> str:
+    """Each table's average line as shipped and with the boards of the paper's givens in
+    place of ours (every problem then has the paper's number of givens)."""
+    head = ["table", "paper", "ours, paper preset", "ours, the paper's givens on every board"]
+    lines = []
+    for t, (_, cls, _) in TABLES.items():
+        rows = [str(p) for p in CLASSES[cls][1]]
+        shipped = [summ.get((t, r, "paper")) for r in rows]
+        new = {r: summ.get((t, f"{r}g", "paper")) for r in rows if int(r) in PAPER_GIVENS}
+        if None in shipped or None in new.values():
+            continue
+        swapped = [new.get(r) or summ[(t, r, "paper")] for r in rows]
+        theirs = [statistics.fmean(v[i] for v in paper_rows(t).values()) for i in range(6)]
+        lines.append([t, paper_cell(theirs), our_cell(average(shipped)),
+                      our_cell(average(swapped))])
+    return ("The average lines (means over the problems, as in the paper), with those four "
+            "boards in place of ours:\n\n" + rp.markdown_table(head, lines))
+
+
+def process_cpu(paths: list[Path], csv_path: Path) -> dict[str, dict]:
+    """CP-SAT on each board as one command, `tilesolve solve B --backend cpsat --threads 1
+    --json`: the whole process's CPU seconds (interpreter, imports, reading, model, search,
+    check), one row per board in csv_path, kept across reruns."""
+    import csv
+    import json
+    import resource
+    import sys
+    import time
+
+    done = {}
+    if csv_path.exists():
+        done = {r["board"]: r for r in csv.DictReader(csv_path.open())}
+    for path in paths:
+        if path.stem in done:
+            continue
+        before, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "tilesolve", "solve", str(path), "--backend",
+                              "cpsat", "--threads", "1", "--json"], capture_output=True,
+                             text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        status = json.loads(out.stdout).get("status", "error") if out.stdout else "error"
+        done[path.stem] = {"board": path.stem, "status": status, "cpu_seconds": f"{cpu:.3f}",
+                           "wall_seconds": f"{time.perf_counter() - t0:.3f}"}
+        with csv_path.open("w", newline="") as fh:
+            w = csv.DictWriter(fh, ["board", "status", "cpu_seconds", "wall_seconds"])
+            w.writeheader()
+            w.writerows(done.values())
+    return done
+
+
+def cost_per_budget(rows: list[dict]) -> float:
+    """CPU seconds the runs spent per BUDGET evaluations (their totals' ratio)."""
+    return BUDGET * sum(r["cpu_seconds"] for r in rows) / sum(r["evaluations"] for r in rows)
+
+
+def within(rows: list[dict], evaluations: float) -> str:
+    """Runs solved within `evaluations` (their evaluations to the optimum; a run unsolved at
+    BUDGET is unsolved within a larger budget too only as far as BUDGET goes)."""
+    k = sum(r["solved"] and r["evaluations_to_best"] <= evaluations for r in rows)
+    more = "at least " if evaluations > BUDGET and not all(r["solved"] for r in rows) else ""
+    return f"{more}{k}/{len(rows)} solved ({k / len(rows):.2f})"
+
+
+def equal_cost_section(rows: list[dict], pairs: dict[int, Path], process: dict) -> str:
+    """The paper's budget (2e5 evaluations) in the paper preset's CPU seconds, and what the
+    tuned GA and CP-SAT do within it on the same boards (RTS and CBGI: Tables 3 and 4)."""
+    head = ["class (boards)", "paper, 2e5 evaluations", "paper preset, 2e5 evaluations",
+            "tuned GA, the same CPU seconds", "CP-SAT (one thread)"]
+    lines = []
+    for t, cls in (("3", 1), ("4", 2)):
+        boards = {str(p) for p in CLASSES[cls][1]}
+        cost = {pr: [r for r in rows if r["table"] == "cost" and r["column"] == pr
+                     and r["row"] in boards] for pr in PRESETS}
+        table = {pr: [r for r in rows if r["table"] == t and r["column"] == pr
+                      and r["row"].isdigit()] for pr in PRESETS}
+        if not all(cost.values()) or not all(table.values()):
+            continue
+        budget = cost_per_budget(cost["paper"])  # CPU seconds of 2e5 paper evaluations
+        same = BUDGET * budget / cost_per_budget(cost["tuned"])  # tuned evaluations in it
+        stems = {pairs[int(p)].stem for p in boards}
+        exact = [r for r in rows if r["table"] == "exact" and r["column"] == "cpsat"
+                 and r["row"] in stems]
+        whole = [float(process[s]["cpu_seconds"]) for s in stems if s in process]
+        cpsat = (f"{sum(r['solved'] for r in exact)}/{len(exact)} solved, at most "
+                 f"{max(r['cpu_seconds'] for r in exact):.2f} CPU s in the run")
+        if whole:
+            cpsat += f", {max(whole):.1f} s for the whole command"
+        rate = statistics.fmean(v[5] for v in paper_rows(t).values())
+        lines.append([f"{cls} ({len(boards)})", f"success {rate:.2f}",
+                      f"{budget:.1f} CPU s: {within(table['paper'], BUDGET)}",
+                      f"{same:,.0f} evaluations: {within(table['tuned'], same)}", cpsat])
+    return ("## At equal cost: the paper's budget in our CPU seconds\n\n"
+            "The paper's budget, 2e5 evaluations, in CPU seconds of the paper preset (RTS "
+            "and CBGI, as in Tables 3 and 4), and what the tuned preset (binary tournaments, "
+            "swap rate 0.5, RTS and CBGI) and CP-SAT solve within those seconds on the same "
+            "boards. The two presets' CPU seconds per evaluation are measured side by side "
+            f"(rows `cost` of the CSV: {EQUAL_COST_RUNS} seeds per board and preset, "
+            "alternating, current code); the successes are those of Tables 3 and 4 (30 runs "
+            "per board, each run's count of evaluations is fixed by its seed), the tuned runs "
+            "counted as solved when their evaluations to the optimum fit the translated "
+            "budget. Every evaluation counts (the initial population and CBGI's "
+            "re-evaluations included); a run's CPU seconds include reading the board and "
+            "checking the answer, CP-SAT's its model building and search threads, and "
+            "'whole command' is `tilesolve solve BOARD --backend cpsat --threads 1` measured "
+            "as a process, interpreter start and imports included (`dasilva_process.csv`)."
+            "\n\n" + rp.markdown_table(head, lines))
+
+
 def machine() -> str:
     load = os.getloadavg()
     try:
@@ -230,7 +452,9 @@ def plots(rows: list[dict], out_dir: Path) -> list[str]:
     pooled over the problems of the class."""
     names = []
     for t, (title, _, _) in TABLES.items():
-        rs = [dict(r, variant=f"{r['column']} preset") for r in rows if r["table"] == t]
+        # the shipped boards only (rows "9g"... are other boards); the readings by their options
+        rs = [dict(r, variant=READING_NAMES.get(r["column"], f"{r['column']} preset"))
+              for r in rows if r["table"] == t and r["row"].isdigit()]
         if not rs:
             continue
         curves, success = f"dasilva_table{t}_curves.png", f"dasilva_table{t}_success.png"
@@ -244,11 +468,11 @@ def plots(rows: list[dict], out_dir: Path) -> list[str]:
     return names
 
 
-def write_page(rows: list[dict], out_dir: Path, n_runs: int) -> Path:
+def write_page(rows: list[dict], out_dir: Path, n_runs: int, process: dict) -> Path:
     summ = {(s["table"], s["row"], s["column"]): s for s in rp.summary(rows)}
     pairs = pairing()
     ga_rows = [r for r in rows if r["table"] != "exact"]
-    counts = sorted({s["runs"] for k, s in summ.items() if k[0] != "exact"})
+    counts = sorted({s["runs"] for k, s in summ.items() if k[0] not in ("exact", "cost")})
     cpu = sum(r.get("cpu_seconds") or 0.0 for r in rows)
     notes = NOTES  # the written analysis, kept in the repository whatever --out-dir is
     parts = [
@@ -259,15 +483,24 @@ def write_page(rows: list[dict], out_dir: Path, n_runs: int) -> Path:
         f"{len(rows) - len(ga_rows)} exact runs, {cpu / 3600:.2f} CPU hours in all "
         f"({machine()}).",
         "",
+        "Written from `dasilva.csv` (and `dasilva_process.csv`) by `python "
+        "lab/scripts/reproduce_dasilva.py --out-dir lab/reproductions` (resumes the CSVs; "
+        "`--report-only` rewrites the page without running anything).",
+        "",
         "Each cell is: best fitness / mean best fitness ± sd / mean evaluations to the best "
         "± sd / success rate (solved/runs), as in the paper's tables. The exact columns give "
         f"one run of CP-SAT and of the SAT backend (one thread, {EXACT_SECONDS:g} s limit): "
         "wall seconds including model building.",
         "",
+        equal_cost_section(rows, pairs, process),
+        "",
         notes.read_text() if notes.exists() else "",
     ]
     for t in TABLES:
         parts += [table_section(t, summ, pairs), ""]
+        if t == "1":
+            parts += [readings_section(summ, pairs), ""]
+    parts += [givens_section(summ, pairs), ""]
     parts += ["## Plots", "", "Pooled over the problems of each table; solid: best fitness, "
               "dashed: population mean, per generation (250 evaluations).", ""]
     parts += [line + "\n" for line in plots(rows, out_dir)]
@@ -288,7 +521,11 @@ def main() -> None:
         runs = make_runs(args.runs, tables, args.tuned_runs)
         rp.announce(rp.pending(runs, csv_path), csv_path, args.jobs)
         rows = rp.run_all(runs, csv_path, args.jobs)
-    print(write_page(rows, out_dir, args.runs))
+    boards = sorted(set(pairing().values()))
+    process_csv = out_dir / "dasilva_process.csv"
+    process = process_cpu(boards, process_csv) if not args.report_only else \
+        process_cpu([], process_csv)
+    print(write_page(rows, out_dir, args.runs, process))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,12 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * Steady state (``replacement="steady_state"``): ``steady_batch`` children per step; each child
   replaces the nearest of a random window of the population if it is better (RTS). The window
   shrinks linearly from ``rts_start`` to ``rts_end`` (fractions of the population) with progress.
+  ``rts_window="distinct"`` draws the window's members without replacement (a window of the
+  whole population holds every member); ``"independent"`` makes the window w independent
+  draws, which may repeat a member (at w = size about 63% of the members are in it).
+  With ``skip_copy_steps`` a step whose children are all copies of members is not evaluated:
+  each child takes its twin's fitness, and no evaluation is counted (as an implementation
+  that looks the pair up before evaluating it; counts then stay multiples of the batch).
   A step is a few small numpy calls, so its overhead is what costs: the engine's own random
   numbers (tournaments, coin flips, windows) come from pre-drawn ``RandomBlocks``, distances
   are computed once per step for all children, and a child no better than the worst member is
@@ -197,6 +203,8 @@ class GAConfig:
     steady_batch: int = 2  # children per steady-state step
     rts_start: float = 1.0  # RTS window as a fraction of the population, at progress 0
     rts_end: float = 0.1  # ... and at progress 1
+    rts_window: str = "distinct"  # distinct | independent: how the window's members are drawn
+    skip_copy_steps: bool = False  # a step whose children all copy members is not evaluated
     # variation
     crossover_rate: float = 0.9
     mutation_rate: float = 1.0  # fraction of children handed to encoding.mutate
@@ -419,6 +427,24 @@ def window_ranks(size: int, w: int) -> list[float]:
     return list(itertools.accumulate(probs))[:-1]  # the last rank takes the rest
 
 
+@functools.lru_cache(maxsize=4096)
+def independent_window_ranks(size: int, w: int) -> list[float]:
+    """As `window_ranks`, for a window of w independent draws (a member may be drawn more
+    than once): P(nearest rank <= r) = 1 - ((size - r - 1) / size) ** w, ranks 0 .. size - 1."""
+    return [1.0 - ((size - r - 1) / size) ** w for r in range(size - 1)]
+
+
+WINDOWS = {"distinct": window_ranks, "independent": independent_window_ranks}
+
+
+def twins(pop: np.ndarray, kids: np.ndarray) -> np.ndarray | None:
+    """For each child the index of a member it copies, or None if some child copies none."""
+    same = (kids[:, None, :] == pop[None, :, :]).all(axis=2)
+    if not same.any(axis=1).all():
+        return None
+    return same.argmax(axis=1)
+
+
 def parents_of(fit: np.ndarray, n: int, cfg: GAConfig, rng: np.random.Generator,
                draws: RandomBlocks | None) -> Sequence[int]:
     """Indices of n parents; `draws` (steady state) serves tournaments and random picks
@@ -558,6 +584,7 @@ class _Run:
         self.found: tuple[np.ndarray, float, int] | None = None  # a solution: genome, fit, evals
         self.stall = 0
         self.repairs = 0
+        self.skipped = 0  # consecutive steps left unevaluated (skip_copy_steps)
         self.cbgi = _Cbgi(cfg, link)
         self.fixed = self.cbgi.fixed  # gene -> value held on every genome
 
@@ -682,7 +709,7 @@ class _Run:
         c, draws = self.cfg, self.draws
         n = max(1, c.steady_batch)
         kids = self.children(pop, fit, n, draws)
-        kf = self.evaluate(kids).tolist()
+        kf = self.offspring_fitness(pop, fit, kids)
         # a child no better than the worst member can replace nobody, whatever its window
         lowest = float(fit.min())
         live = [i for i in range(n) if kf[i] > lowest]
@@ -690,7 +717,7 @@ class _Run:
             return False
         size = len(pop)
         frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
-        ranks = window_ranks(size, min(size, max(1, round(frac * size))))
+        ranks = WINDOWS[c.rts_window](size, min(size, max(1, round(frac * size))))
         dist_fn = self.enc.distance
         lk = kids if len(live) == n else kids[live]
         if dist_fn is None:  # all children against all members in one product
@@ -714,11 +741,23 @@ class _Run:
                         [dist_fn(kids[i][None, :], kid)[0] for kid in later]
         return max(kf) > self.best_fit
 
+    def offspring_fitness(self, pop: np.ndarray, fit: np.ndarray, kids: np.ndarray) -> list:
+        """A step's children's fitness, evaluated and counted; with skip_copy_steps, children
+        that all copy members take their twins' fitness uncounted (a quarter of the paper
+        preset's class 1 evaluations go to such copies)."""
+        if self.cfg.skip_copy_steps and self.skipped < len(pop):
+            same = twins(pop, kids)
+            if same is not None:
+                self.skipped += 1
+                return fit[same].tolist()
+        self.skipped = 0  # a population of copies only still spends its evaluation budget
+        return self.evaluate(kids).tolist()
+
     def replace_worst(self, pop: np.ndarray, fit: np.ndarray) -> bool:
         """One steady-state step without niching, in place: each child takes the place of the
         worst member, better or not; True when a child beats the best so far."""
         kids = self.children(pop, fit, max(1, self.cfg.steady_batch), self.draws)
-        kf = self.evaluate(kids).tolist()
+        kf = self.offspring_fitness(pop, fit, kids)
         for kid, f in zip(kids, kf, strict=True):
             j = int(fit.argmin())
             pop[j], fit[j] = kid, f
@@ -929,6 +968,12 @@ _FIELDS_AND_OPTIONS = dict([
     _engine_option("rts_start", "rts_start", _fraction,
                    "restricted tournament window (share of the population) at the start"),
     _engine_option("rts_end", "rts_end", _fraction, "... and at the end of the budget"),
+    _engine_option("rts_window", "rts_window", str,
+                   "restricted tournament window: distinct members, or independent draws "
+                   "that may repeat one", tuple(WINDOWS)),
+    _engine_option("skip_copy_steps", "skip_copy_steps", bool,
+                   "a steady-state step whose children all copy members is not evaluated "
+                   "(their fitness is their twins', no evaluation counted)"),
     _engine_option("crossover_rate", "crossover_rate", _fraction, "share of pairs crossed"),
     _engine_option("mutation_rate", "mutation_rate", _fraction, "share of children mutated"),
     _engine_option("headless", "headless", _fraction,

@@ -14,7 +14,11 @@ linearly from 100% to 10% of the population over the budget); and CBGI: from S =
 budget, every 5%, the gene of the best individual whose value is most frequent at its place in
 the population is fixed, when that frequency exceeds c = 20%. `--rts off` is the paper's
 variant without niching: binary-tournament parents, each child replaces the worst member.
-`--cbgi off` turns gene insertion off. `--preset tuned` keeps our earlier settings; its
+`--cbgi off` turns gene insertion off. Two readings the text leaves open are options, the
+preset keeping the closer one: `--rts-window distinct|independent` (the w window members
+distinct, or w independent draws that may repeat one) and `--skip-copy-steps off|on` (every
+child evaluated and counted, or a step whose children both copy members left unevaluated).
+`--preset tuned` keeps our earlier settings; its
 differences from the paper are listed in PRESETS. Every engine parameter of backends/ga.py is
 accepted too (`--tournament 2`, `--mutation-rate 0.5`, ...) and overrides the preset.
 """
@@ -38,6 +42,14 @@ PAPER = engine.GAConfig(
     steady_batch=2,  # PMX gives two children; each is offered to the population in turn
     rts_start=1.0,
     rts_end=0.1,
+    # "the most similar among w randomly selected individuals": w distinct members (the
+    # words' closest reading); --rts-window independent draws w with replacement (class 1:
+    # 0.84x the evaluations, lab/reproductions/dasilva.md)
+    rts_window="distinct",
+    # every child is evaluated and counted; --skip-copy-steps on leaves a step whose two
+    # children both copy members unevaluated (the paper's counts are all even, so it allows
+    # this; class 1: 0.79x)
+    skip_copy_steps=False,
     crossover_rate=0.9,
     mutation_rate=0.1,
     cbgi=True,
@@ -53,7 +65,9 @@ PRESETS = {
         {"without_rts": {"selection": "tournament", "tournament_k": 2,
                          "replacement": "replace_worst"}},
         "da Silva & de Magalhaes 2017 as published: random parents, PMX 0.9, swap 0.1, RTS "
-        "(window 100% -> 10%), CBGI (S 20%, epoch 5%, c 20%), population 250, 2e5 evaluations; "
+        "(window of distinct members, 100% -> 10%; --rts-window independent: drawn with "
+        "replacement), every child counted (--skip-copy-steps on: not a step of copies), "
+        "CBGI (S 20%, epoch 5%, c 20%), population 250, 2e5 evaluations; "
         "--rts off: binary tournament, replace the worst",
     ),
     "tuned": engine.Preset(
