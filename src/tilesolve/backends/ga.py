@@ -566,6 +566,38 @@ class _Cbgi:
 
 
 # --- the run ----------------------------------------------------------------------------------
+def hamming(a: np.ndarray, b: np.ndarray, ones: np.ndarray) -> np.ndarray:
+    """Genes that differ, counted along the last axis (a product with ones: numpy sums short
+    rows of booleans several times slower)."""
+    return (a != b) @ ones
+
+
+def rts_replace(pop: np.ndarray, fit: np.ndarray, kids: np.ndarray, kf: list, live: list,
+                ranks, draws, dist_fn, ones: np.ndarray) -> None:
+    """RTS for the `live` children, in place: each child meets the nearest member of a random
+    window (the member at a random rank, drawn from `ranks`, of all members ordered by
+    distance, ties in random order) and takes its place if better."""
+    size = len(pop)
+    lk = kids if len(live) == len(kids) else kids[live]
+    if dist_fn is None:  # all children against all members in one product
+        dist = hamming(pop, lk[:, None, :], ones)
+    else:
+        dist = np.stack([np.asarray(dist_fn(pop, kid), dtype=float) for kid in lk])
+    for r, i in enumerate(live):
+        rank = bisect.bisect_right(ranks, draws.uniform(1)[0])
+        if dist_fn is None:  # whole-number distances: the tie-break noise stays below 1
+            d = dist[r] + draws.noise(size)
+            j = int(d.argmin()) if rank == 0 else int(np.argpartition(d, rank)[rank])
+        else:
+            j = int(np.lexsort((draws.noise(size), dist[r]))[rank])
+        if kf[i] > fit[j]:
+            pop[j], fit[j] = kids[i], kf[i]
+            if r + 1 < len(live):  # later children now see child i in slot j
+                later = lk[r + 1:]
+                dist[r + 1:, j] = hamming(later, kids[i], ones) if dist_fn is None else \
+                    [dist_fn(kids[i][None, :], kid)[0] for kid in later]
+
+
 class _Run:
     def __init__(self, enc, cfg: GAConfig, opts: SolveOptions, link: CbgiLink | None) -> None:
         self.enc, self.cfg, self.opts, self.link = enc, cfg, opts, link
@@ -718,27 +750,7 @@ class _Run:
         size = len(pop)
         frac = c.rts_start + (c.rts_end - c.rts_start) * self.progress()
         ranks = WINDOWS[c.rts_window](size, min(size, max(1, round(frac * size))))
-        dist_fn = self.enc.distance
-        lk = kids if len(live) == n else kids[live]
-        if dist_fn is None:  # all children against all members in one product
-            dist = self.hamming(pop, lk[:, None, :])
-        else:
-            dist = np.stack([np.asarray(dist_fn(pop, kid), dtype=float) for kid in lk])
-        for r, i in enumerate(live):
-            # the nearest member of a random window is the member at a random rank (drawn
-            # from window_ranks) of all members ordered by distance, ties in random order
-            rank = bisect.bisect_right(ranks, draws.uniform(1)[0])
-            if dist_fn is None:  # whole-number distances: the tie-break noise stays below 1
-                d = dist[r] + draws.noise(size)
-                j = int(d.argmin()) if rank == 0 else int(np.argpartition(d, rank)[rank])
-            else:
-                j = int(np.lexsort((draws.noise(size), dist[r]))[rank])
-            if kf[i] > fit[j]:
-                pop[j], fit[j] = kids[i], kf[i]
-                if r + 1 < len(live):  # later children now see child i in slot j
-                    later = lk[r + 1:]
-                    dist[r + 1:, j] = self.hamming(later, kids[i]) if dist_fn is None else \
-                        [dist_fn(kids[i][None, :], kid)[0] for kid in later]
+        rts_replace(pop, fit, kids, kf, live, ranks, draws, self.enc.distance, self.ones)
         return max(kf) > self.best_fit
 
     def offspring_fitness(self, pop: np.ndarray, fit: np.ndarray, kids: np.ndarray) -> list:
@@ -762,11 +774,6 @@ class _Run:
             j = int(fit.argmin())
             pop[j], fit[j] = kid, f
         return max(kf) > self.best_fit
-
-    def hamming(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """Genes that differ, counted along the last axis (a product with ones: numpy sums
-        short rows of booleans several times slower)."""
-        return (a != b) @ self.ones
 
     # CBGI
     def cbgi_step(self, pop: np.ndarray, fit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
