@@ -238,6 +238,39 @@ def test_repair_runs_on_stall():
     assert res.repairs >= 1 and res.solved
 
 
+class Kept(OneMax):
+    """OneMax whose stall repair keeps the genome."""
+
+    def repair(self, genome, rng):
+        return genome
+
+
+class Climbing(Kept):
+    """The same repair, as a hill climb that scored 25 boards inside itself."""
+
+    def repair(self, genome, rng):
+        self.local_evaluations += 25
+        return genome
+
+
+def test_a_repairs_own_evaluations_count_and_spend_the_budget():
+    def run(enc):
+        cfg = GAConfig(population=10, generations=12, stall_generations=2, mutation_rate=0.0,
+                       crossover_rate=0.0, seed=3, repair_count=2)
+        return evolve(enc, cfg)
+
+    plain, climbed = run(Kept(30)), run(Climbing(30))
+    assert plain.repairs == climbed.repairs >= 2  # the same run, rows and draws
+    # every repair call scored 25 boards: they are the difference, nothing else
+    assert climbed.evaluations - plain.evaluations == 25 * climbed.repairs
+    capped = evolve(Climbing(30), GAConfig(population=10, max_evaluations=200,
+                                           stall_generations=1, mutation_rate=0.0,
+                                           crossover_rate=0.0, seed=3))
+    # the climbs' evaluations spend the budget: fewer generations fit in 200
+    assert capped.stop_reason == "evaluations"
+    assert capped.generations < (200 - 10) // 10
+
+
 def test_selection_helpers():
     rng = np.random.default_rng(0)
     fit = np.array([0.0, 1.0, 2.0, 10.0])

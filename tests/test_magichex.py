@@ -252,3 +252,19 @@ def test_every_default_config_of_the_benchmark_runs_on_order_3():
     assert [(r["backend"], r["error"]) for r in rows if r["status"] == "error"] == []
     assert all(r["status"] in ("solved", "timeout", "budget") for r in rows)
     assert all(r["solved"] for r in rows if r["backend"] in ("cpsat", "sat", "ga", "search"))
+
+
+def test_the_tabu_search_counts_every_swap_it_scores():
+    """One step scores each swap of a cell on a wrong line with every other movable cell; the
+    GA's tuned polish adds these to its evaluations."""
+    import numpy as np
+
+    from tilesolve.families.magichex.tabu import LineAlgebra, tabu_search
+
+    inst = read_instance(ORDER3)
+    la = LineAlgebra(inst)
+    start = la.random_board(np.random.default_rng(0))
+    on_wrong_line = int((((la.a.T @ (la.errors(start) != 0)) > 0) & la.movable).sum())
+    res = tabu_search(inst, np.random.default_rng(1), start=start, max_iterations=1)
+    assert res.iterations == 1
+    assert res.scored == 1 + on_wrong_line * 18 == 343  # the start, then 19 cells x 18 others

@@ -207,3 +207,14 @@ def test_growth_closes_a_loop_only_for_a_loop_goal_and_with_the_last_focal_tile(
     else:  # a line goal places the tile next to the cluster, away from the line
         rot, cell = g.anywhere(2, 0, 0)
         assert cell != (1, 0) and g.fits(2, rot, cell)
+
+
+def test_the_hill_climb_counts_every_board_it_scores():
+    """The tuned preset's stall repair is a hill climb: its tries are evaluations too (the
+    engine adds them to its count, so an evaluation budget covers them)."""
+    enc = ga.TantrixEncoding(instance("discovery10"))
+    rng = np.random.default_rng(4)
+    genome = enc.random(rng, 1)[0]
+    enc.repair(genome, rng)
+    # the start board and every try, unless a try solved the puzzle and stopped the climb
+    assert enc.local_evaluations == 1 + enc.repair_tries == 41

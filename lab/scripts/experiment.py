@@ -35,7 +35,7 @@ from typing import Any
 
 import tilesolve
 from tilesolve import InputError
-from tilesolve.bench import Budget, draw_curves, run_one
+from tilesolve.bench import Budget, draw_curves, parse_backend, run_one
 
 CSV_COLUMNS = (
     "key", "table", "row", "column", "instance", "backend", "seed", "status", "solved",
@@ -62,6 +62,9 @@ class Run:
     max_evaluations: int | None = None
     threads: int = 1
     objective: str | None = None
+    # True: run `tilesolve solve` as a process of its own and count its whole CPU time
+    # (interpreter, imports, reading, every lane and child), as a user's run costs
+    process: bool = False
 
     @property
     def key(self) -> str:
@@ -251,7 +254,8 @@ def _run_pool(todo: list[Run], jobs: int, out: _Appender, bar, task, on_row) -> 
         while queue or running:
             while queue and len(running) < 2 * jobs:  # a short queue: Ctrl-C cancels little
                 run = queue.pop()
-                fut = pool.submit(run_one, run.instance, run.backend, run.seed, run.budget())
+                fut = pool.submit(run_process if run.process else run_one, run.instance,
+                                  run.backend, run.seed, run.budget())
                 running[fut] = run
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
@@ -266,6 +270,52 @@ def _run_pool(todo: list[Run], jobs: int, out: _Appender, bar, task, on_row) -> 
         _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def solve_argv(instance: str, backend: str, seed: int, budget: dict) -> list[str]:
+    """The `tilesolve solve` command line of a run (a bench spec's options as `--name value`)."""
+    name, params = parse_backend(backend)
+    argv = [sys.executable, "-m", "tilesolve", "solve", instance, "--backend", name,
+            "--seed", str(seed), "--threads", str(budget.get("threads") or 1), "--json"]
+    if budget.get("time_limit") is not None:
+        argv += ["-t", str(budget["time_limit"])]
+    if budget.get("max_evaluations") is not None:
+        params["evaluations"] = str(budget["max_evaluations"])
+    for key, val in params.items():
+        argv += [f"--{key.replace('_', '-')}", val]
+    return argv
+
+
+def run_process(instance: str, backend: str, seed: int, budget: dict) -> dict:
+    """`run_one` as a user runs it: `tilesolve solve ... --json` in a process of its own,
+    its CPU seconds those of the whole process and its children (RUSAGE_CHILDREN, one run
+    at a time per worker), its wall seconds from start to exit."""
+    import resource
+    import subprocess
+    import time
+
+    def children() -> float:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
+
+    c0, t0 = children(), time.perf_counter()
+    done = subprocess.run(solve_argv(instance, backend, seed, budget), capture_output=True,
+                          text=True, check=False)
+    wall, cpu = time.perf_counter() - t0, children() - c0
+    try:
+        res = json.loads(done.stdout)
+    except ValueError:
+        res = {"status": "error", "stats": {"error": done.stderr.strip()[-300:]}}
+    stats = res.get("stats") or {}
+    return {
+        "instance": instance, "backend": backend, "seed": seed,
+        "status": res.get("status"), "verified": bool(res.get("verified")),
+        "solved": res.get("status") == "solved" and bool(res.get("verified")),
+        "objective": res.get("objective"), "evaluations": stats.get("evaluations"),
+        "generations": stats.get("generations"), "error": stats.get("error"),
+        "seconds": round(wall, 4), "cpu_seconds": round(cpu, 4),
+        "stats": {**stats, "exit_code": done.returncode, "solver_seconds": res.get("seconds")},
+    }
 
 
 # --- summarising --------------------------------------------------------------------------

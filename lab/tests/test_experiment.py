@@ -207,3 +207,17 @@ def test_the_pooled_comparison_is_stratified_by_row():
     # a row where ours is better and one where it is worse by as much cancel out
     ratio, p = mantel_haenszel([(15, 5, 5, 15), (5, 15, 15, 5)])
     assert ratio == 1.0 and p == 1.0
+
+
+def test_a_process_run_is_a_whole_tilesolve_solve_and_counts_its_cpu():
+    """`process=True` runs the command a user runs and counts the whole process's CPU."""
+    argv = reproduce.solve_argv("m.txt", "ga:preset=tuned:polish=5", 3,
+                         {"time_limit": 2.0, "threads": 1, "max_evaluations": 900})
+    assert argv[2:] == ["tilesolve", "solve", "m.txt", "--backend", "ga", "--seed", "3",
+                        "--threads", "1", "--json", "-t", "2.0", "--preset", "tuned",
+                        "--polish", "5", "--evaluations", "900"]
+    inst = str(ROOT / "instances" / "magichex_3.txt")
+    row = reproduce.run_process(inst, "search", 0, {"time_limit": 20.0, "threads": 1})
+    assert row["solved"] and row["verified"] and row["stats"]["exit_code"] == 0
+    # the interpreter's start and imports are in it: more than the solver's own seconds
+    assert row["cpu_seconds"] > row["stats"]["cpu_seconds"] > 0

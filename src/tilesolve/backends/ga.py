@@ -90,6 +90,9 @@ Entry point: ``evolve(encoding, config, opts, seeds=None, link=None) -> GAResult
 * Stall: after ``stall_generations`` generations without improvement, ``encoding.repair`` is
   applied to the best ``repair_count`` individuals (if the encoding has it), or with
   ``repair_pick="mixed"`` to the best and ``repair_count - 1`` others drawn at random.
+  The repaired rows are evaluated (counted), and so are the evaluations the repair spent
+  inside itself (``encoding.local_evaluations``: a hill climb's tries, a tabu search's scored
+  swaps), so an evaluation budget covers the local search too.
 * Tending: an encoding with ``tend`` sees the whole population after every generation and
   may rework rows of it (a population-level repair with its own trigger, such as Niang's
   deadlock tagging); the reworked rows are evaluated (counted) and count as repairs.
@@ -139,6 +142,9 @@ class Encoding(ABC):
     tend: Callable[..., Any] | None = None  # tend(pop, fit, stall, rng) -> reworked rows
     distance: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None  # None: Hamming
     solved: Callable[[np.ndarray], np.ndarray] | None = None  # None: the target marks them
+    # fitness evaluations a repair spent inside itself (a hill climb's, a tabu search's
+    # neighbours): the encoding adds to it and the engine counts them with its own
+    local_evaluations: int = 0
 
     @abstractmethod
     def random(self, rng: np.random.Generator, n: int) -> np.ndarray: ...
@@ -743,8 +749,10 @@ class _Run:
         fn = self.enc.repair
         if fn is None:
             return
+        before = self.enc.local_evaluations
         order, done = repaired(fn, pop, fit, self.cfg, self.rng, lambda: (
             self.time_limit is not None and self.elapsed() >= self.time_limit))
+        self.evaluations += self.enc.local_evaluations - before
         fixed = self.enforce(done)
         pop[order] = fixed
         fit[order] = self.evaluate(fixed)

@@ -153,6 +153,7 @@ class MagicHexEncoding(engine.Encoding):
             return genome
         res = tabu_search(self.inst, rng, start=genome, max_iterations=self.polish,
                           algebra=self.la)
+        self.local_evaluations += res.scored
         return res.values
 
 

@@ -36,6 +36,7 @@ class TabuResult:
     cost: int  # sum of squared line errors; 0 = a magic hexagon
     iterations: int
     shakes: int
+    scored: int = 0  # swaps scored (each the cost of a neighbouring board), over all steps
 
 
 class LineAlgebra:
@@ -107,6 +108,8 @@ def tabu_search(
     tabu = np.zeros((n, n), dtype=np.int64)
     frozen = ~la.movable
     it = shakes = 0
+    scored = 1  # the start board's cost
+    others = int(la.movable.sum()) - 1  # the movable cells a movable one can swap with
     while cost > 0:
         if max_iterations is not None and it >= max_iterations:
             break
@@ -127,6 +130,7 @@ def tabu_search(
         delta[np.arange(len(rows)), rows] = np.inf
         blocked = (tabu[rows] > it) & (cost + delta >= best_cost)
         delta[blocked] = np.inf
+        scored += len(rows) * others
         delta += rng.random(delta.shape) * 0.5  # random tie-breaking
         k = int(np.argmin(delta))
         if not np.isfinite(delta.flat[k]):
@@ -151,6 +155,7 @@ def tabu_search(
                     v[a], v[b] = v[b], v[a]
                 e = la.errors(v)
                 cost = run_best = int(e @ e)
+                scored += 1
                 since = 0
                 shakes += 1
-    return TabuResult(best, best_cost, it, shakes)
+    return TabuResult(best, best_cost, it, shakes, scored)

@@ -222,6 +222,7 @@ class TantrixEncoding(engine.Encoding):
         step = GENES_PER_TILE
         best = genome.copy()
         best_fit = self.fitness(best[None])[0]
+        self.local_evaluations += 1
         for _ in range(self.repair_tries):
             cand = best.copy()
             i, j = (int(x) for x in rng.integers(self.n, size=2))
@@ -234,6 +235,7 @@ class TantrixEncoding(engine.Encoding):
             else:
                 cand = self.mutate(cand[None], rng)[0]
             f = self.fitness(cand[None])[0]
+            self.local_evaluations += 1
             if f >= best_fit:
                 best, best_fit = cand, f
                 if f >= SOLVED_BONUS:
