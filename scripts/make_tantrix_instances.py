@@ -11,13 +11,19 @@ below), the solution for n - 10 (same loop colour) grows instead: the tiles with
 cells of an empty cell next to it are freed, and CP-SAT refills that window with them and
 one more copy of tiles 1..10.
 
+Paper-shaped boards (`--paper-shape`, `challenge_paper_n`): Kino & Uno's boards are not
+published; their text fixes places with only two neighbours, which touch each other (Figure
+11, the place of constraint C6), and no hole. The same search on a region of 2 n cells
+(PAPER_DENSITY) with at least `challenge.tips_wanted(n)` = ceil(n / 5) such places and none
+with two neighbours that do not touch; grown from the board of n - 10 from PAPER_GROW_FROM up.
+
 The earlier boards stay as their own set, with a red loop for every n (the full set's back
 colour of tile 10; the paper's rule gives blue): `challenge_band_n` (50..100, loops grown on
 a band three cells high) and `challenge_n_slack` (10..100, one empty place at the end of each
 row); `--bands` writes them again.
 
     .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--seed 1]
-        [--budget 600] [--challenges 5,10,...]  [--bands]
+        [--budget 600] [--challenges 5,10,...]  [--bands] [--paper-shape]
 """
 
 from __future__ import annotations
