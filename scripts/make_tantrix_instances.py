@@ -11,18 +11,25 @@ below), the solution for n - 10 (same loop colour) grows instead: the tiles with
 cells of an empty cell next to it are freed, and CP-SAT refills that window with them and
 one more copy of tiles 1..10.
 
+Paper-shaped boards (`--paper-shape`, `challenge_paper_n`): Kino & Uno's boards are not
+published; their text fixes places with only two neighbours, which touch each other (Figure
+11, the place of constraint C6), and no hole. The same search on a region of 2 n cells
+(PAPER_DENSITY) with at least `challenge.tips_wanted(n)` = ceil(n / 5) such places and none
+with two neighbours that do not touch; grown from the board of n - 10 from PAPER_GROW_FROM up.
+
 The earlier boards stay as their own set, with a red loop for every n (the full set's back
 colour of tile 10; the paper's rule gives blue): `challenge_band_n` (50..100, loops grown on
 a band three cells high) and `challenge_n_slack` (10..100, one empty place at the end of each
 row); `--bands` writes them again.
 
     .venv/bin/python scripts/make_tantrix_instances.py [--challenge-only] [--seed 1]
-        [--budget 600] [--challenges 5,10,...]  [--bands]
+        [--budget 600] [--challenges 5,10,...]  [--bands] [--paper-shape]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 from pathlib import Path
 
@@ -77,13 +84,13 @@ def challenge_tiles(n: int) -> list[int]:
     return challenge.challenge_tiles(n)
 
 
-def compact_region(n: int) -> list[hx.Hex]:
-    """The ceil(n / DENSITY) cells nearest the origin (hex distance, then straight-line
+def compact_region(n: int, density: float = DENSITY) -> list[hx.Hex]:
+    """The ceil(n / density) cells nearest the origin (hex distance, then straight-line
     distance, then angle): a near-regular hexagon."""
     def key(c: hx.Hex) -> tuple:
         x, y = c[0] + c[1] / 2, c[1] * math.sqrt(3) / 2
         return hx.distance(c, (0, 0)), round(math.hypot(x, y), 6), round(math.atan2(y, x), 6)
-    size = math.ceil(n / DENSITY)
+    size = math.ceil(n / density)
     ring = 1
     while 3 * ring * (ring + 1) + 1 < size:
         ring += 1
@@ -91,11 +98,14 @@ def compact_region(n: int) -> list[hx.Hex]:
 
 
 def solve_region(n: int, region: list[hx.Hex], seed: int, budget: float,
-                 keep: Solution | None = None, empty=()) -> Solution | None:
-    """Challenge n on `region` (cells may stay empty), `keep` placed and `empty` left empty;
-    one CP-SAT worker with a deterministic time budget, so reproducible from the seed."""
+                 keep: Solution | None = None, empty=(), shape=None) -> Solution | None:
+    """Challenge n on `region` (cells may stay empty), `keep` placed and `empty` left empty,
+    `shape(compiled)` adding rows on the board's shape; one CP-SAT worker with a
+    deterministic time budget, so reproducible from the seed."""
     inst = challenge.challenge_instance(n, region)
     compiled = cpsat.TantrixCpsat(fixed_layout(inst))
+    if shape:
+        shape(compiled)
     if keep:
         compiled.impose(keep)
     for c in empty:
@@ -107,46 +117,85 @@ def solve_region(n: int, region: list[hx.Hex], seed: int, budget: float,
     return out.solution
 
 
-def grow(n: int, smaller: Solution, seed: int, budget: float, tries: int = 4
-         ) -> Solution | None:
+def grow(n: int, smaller: Solution, seed: int, budget: float, tries: int = 4,
+         region: list[hx.Hex] | None = None, shape=None) -> Solution | None:
     """Challenge n from a solution of n - 10: free the window around an empty cell next to
     the loop that holds the most empty cells (room for ten more tiles), refill it."""
-    region = compact_region(n)
+    region = region or compact_region(n)
     inside = set(region)
-    shape = set(smaller)
-    rim = {nb for c in shape for nb in hx.neighbours(c) if nb in inside} - shape
+    taken = set(smaller)
+    rim = {nb for c in taken for nb in hx.neighbours(c) if nb in inside} - taken
 
     def window(centre: hx.Hex) -> set[hx.Hex]:
         return {c for c in region if hx.distance(c, centre) <= WINDOW}
 
-    ranked = sorted(rim, key=lambda c: (-len(window(c) - shape), region.index(c)))
+    ranked = sorted(rim, key=lambda c: (-len(window(c) - taken), region.index(c)))
     for centre in ranked[:tries]:
         free = window(centre)
         keep = {c: p for c, p in smaller.items() if c not in free}
-        empty = [c for c in region if c not in free and c not in shape]
+        empty = [c for c in region if c not in free and c not in taken]
         print(f"challenge {n}: refilling {len(free)} cells around {centre}", flush=True)
-        sol = solve_region(n, region, seed, budget / 2, keep, empty)
+        sol = solve_region(n, region, seed, budget / 2, keep, empty, shape)
         if sol is not None:
             return sol
     return None
 
 
-def compact_solutions(sizes, seed: int, budget: float):
-    """(n, solution, how) for each size, smallest first, as each is found. From GROW_FROM
+def compact_solutions(sizes, seed: int, budget: float, region=compact_region, shape=None,
+                      grow_from: int = GROW_FROM):
+    """(n, solution, how) for each size, smallest first, as each is found. From `grow_from`
     tiles up, growing the board of n - 10 comes first: CP-SAT on the whole region of 80 or
-    more cells did not find a loop in budget 300."""
+    more cells did not find a loop in budget 300. `region(n)` gives the cells a board may
+    take, `shape(n)` rows on its shape (or None)."""
     found: dict[int, Solution] = {}
     for n in sorted(sizes):
+        rows, cells = shape(n) if shape else None, region(n)
         sol, how = None, ""
-        if n >= GROW_FROM and n - 10 in found:
-            sol, how = grow(n, found[n - 10], seed + n, budget), f"the board of {n - 10} grown"
+        if n >= grow_from and n - 10 in found:
+            sol = grow(n, found[n - 10], seed + n, budget, region=cells, shape=rows)
+            how = f"the board of {n - 10} grown"
         if sol is None:
-            sol, how = solve_region(n, compact_region(n), seed + n, budget), "CP-SAT"
-        if sol is None and n < GROW_FROM and n - 10 in found:
-            sol, how = grow(n, found[n - 10], seed + n, budget), f"the board of {n - 10} grown"
+            sol, how = solve_region(n, cells, seed + n, budget, shape=rows), "CP-SAT"
+        if sol is None and n < grow_from and n - 10 in found:
+            sol = grow(n, found[n - 10], seed + n, budget, region=cells, shape=rows)
+            how = f"the board of {n - 10} grown"
         if sol is not None:
             found[n] = sol
         yield n, sol, how
+
+
+# Paper-shaped boards (--paper-shape): the cells a board may take are a near-regular hexagon
+# of 2 n cells (twice the tiles, against 4 n / 3 for the compact boards), and the shape carries
+# challenge.tips_wanted(n) places with two neighbours that touch (Figure 11) and no place with
+# two neighbours that do not (C6 as the paper states it would not hold there). Grown from the
+# board of n - 10 from PAPER_GROW_FROM up.
+PAPER_DENSITY, PAPER_GROW_FROM = 0.5, 45
+
+
+def paper_region(n: int) -> list[hx.Hex]:
+    return compact_region(n, PAPER_DENSITY)
+
+
+def paper_shape(n: int):
+    """The rows of the paper's shape rule for challenge n, as a function of the model."""
+    def add(compiled) -> None:
+        m, y = compiled.model, compiled.y
+        tips = []
+        for c in y:
+            for d, e in itertools.combinations(range(6), 2):
+                a, b = hx.neighbour(c, d), hx.neighbour(c, e)
+                if a not in y or b not in y:
+                    continue
+                alone = [y[c], y[a], y[b]] + [y[o].Not() for f in range(6) if f not in (d, e)
+                                              and (o := hx.neighbour(c, f)) in y]
+                if e - d in (1, 5):
+                    tip = m.new_bool_var(f"tip{c}_{d}")
+                    m.add_bool_and(alone).only_enforce_if(tip)
+                    tips.append(tip)
+                else:
+                    m.add_bool_or([lit.Not() for lit in alone])
+        m.add(sum(tips) >= challenge.tips_wanted(n))
+    return add
 
 
 # The earlier large loops grew on a band ROWS cells high: a loop found there is cut at a
@@ -243,14 +292,18 @@ def _board(n: int, cells, sol: Solution | None, colour: str | None = None) -> Ta
     return inst
 
 
-def write_compact(sizes, seed: int, budget: float) -> None:
-    for n, sol, how in compact_solutions(sizes, seed, budget):
+def write_compact(sizes, seed: int, budget: float, paper: bool = False) -> None:
+    kind = dict(region=paper_region, shape=paper_shape, grow_from=PAPER_GROW_FROM) if paper \
+        else {}
+    for n, sol, how in compact_solutions(sizes, seed, budget, **kind):
         if sol is None:
             print(f"challenge {n}: no solution found in budget {budget}; not written")
             continue
-        write(f"challenge_{n}", _board(n, set(sol), sol),
-              _header(n, f"a solution found by {how} (seed {seed + n})", "one tile per "
-                      "place,"))
+        where = "one tile per place," if not paper else (
+            f"one tile per place, shaped like the paper's\n({challenge.tips_wanted(n)} or more "
+            "places with two neighbours that touch, none with two that do not),")
+        write(f"challenge_{'paper_' if paper else ''}{n}", _board(n, set(sol), sol),
+              _header(n, f"a solution found by {how} (seed {seed + n})", where))
 
 
 def write_bands(sizes, time_limit: float) -> None:
@@ -276,6 +329,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--challenges", default=",".join(map(str, SIZES)))
     ap.add_argument("--bands", action="store_true", help="the earlier band and slack boards")
+    ap.add_argument("--paper-shape", action="store_true",
+                    help="the paper-shaped boards, tantrix_challenge_paper_n.txt")
     args = ap.parse_args()
     if not args.challenge_only:
         for k in range(3, 31):
@@ -302,7 +357,7 @@ def main() -> None:
     if args.bands:
         write_bands([n for n in sizes if n >= 50 and n % 10 == 0], args.budget)
     else:
-        write_compact(sizes, args.seed, args.budget)
+        write_compact(sizes, args.seed, args.budget, args.paper_shape)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
 """Kino & Uno, "An Integer Programming Approach to Solving Tantrix on Fixed Boards" (Algorithms
 5, 2012): Tables 1-5 by formulation, on our MILP with CBC and with HiGHS, beside the paper's
-figures (CPLEX 12.2, Pentium E2200), and our exact backends on the same boards.
+figures (CPLEX 12.2, Pentium E2200), and our exact backends on the same boards; on our compact
+boards and on boards shaped like the paper's (`--boards paper`), and `tilesolve solve` at
+equal cost on the latter (`--cost`). The page: `--out-dir lab/reproductions --report-only`.
 
     .venv/bin/python lab/scripts/reproduce_kino_uno.py [--time-limit 300] [--exact-time-limit 300]
         [--sizes 5,10,...,100] [--jobs 1] [--load "1.0"] [--report-only]
+        [--boards compact|paper] [--cost] [--cost-time-limit 120] [--paper-load "..."]
 
 Formulations (`--model kino-uno`, see src/tilesolve/families/tantrix/milp_kino_uno.py):
 Tables 1-2 C1-C4 with C2 (+ C5 lazily; Table 1 is its first round and loop count), Table 3
@@ -20,6 +23,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import kino_uno_paper as shaped
 from experiment import Run, load_rows, main_guard, markdown_table, parser, run_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,17 +51,19 @@ PAPER = {
 PAPER_ROUND0 = {"C1-C4 + C5": {20: 2.23, 25: 2.28, 35: 12944.06}}
 
 
-def board(n: int) -> str:
-    return str(ROOT / "instances" / f"tantrix_challenge_{n}.txt")
+def board(n: int, kind: str = "compact") -> str:
+    return str(shaped.board(n, kind))
 
 
-def formulation_run(name: str, solver: str, n: int, limit: float) -> Run:
+def formulation_run(name: str, solver: str, n: int, limit: float, kind: str = "compact"
+                    ) -> Run:
     spec = f"milp:model=kino-uno:{FORMULATIONS[name][2]}:solver={solver}"
-    return Run("formulations", name, f"{solver} {n}", board(n), spec, 0, time_limit=limit)
+    return Run("formulations", name, f"{solver} {n}", board(n, kind), spec, 0,
+               time_limit=limit)
 
 
-def exact_run(label: str, n: int, limit: float) -> Run:
-    return Run("exact", label, str(n), board(n), EXACT[label], 0, time_limit=limit)
+def exact_run(label: str, n: int, limit: float, kind: str = "compact") -> Run:
+    return Run("exact", label, str(n), board(n, kind), EXACT[label], 0, time_limit=limit)
 
 
 GOALS = ((60, 30), (100, 300))  # challenge, seconds: the targets for the best backend
@@ -74,17 +80,19 @@ def run_ladders(args, csv: Path) -> None:
     """Sizes ascending; a (formulation, solver) pair drops out after its first unsolved size."""
     alive = {(f, s) for f in FORMULATIONS for s in SOLVERS}
     exact_alive = set(EXACT)
-    sizes = [int(v) for v in args.sizes.split(",") if v]
+    kind = args.boards
+    sizes = [int(v) for v in args.sizes.split(",") if v and Path(board(int(v), kind)).exists()]
     for n in sizes:
-        runs = [formulation_run(f, s, n, args.time_limit) for f, s in sorted(alive)]
-        runs += [exact_run(e, n, args.exact_time_limit) for e in sorted(exact_alive)]
+        runs = [formulation_run(f, s, n, args.time_limit, kind) for f, s in sorted(alive)]
+        runs += [exact_run(e, n, args.exact_time_limit, kind) for e in sorted(exact_alive)]
         rows = run_all(runs, csv, jobs=args.jobs, retry_timeouts=args.retry_timeouts)
         by_key = {r["key"]: r for r in rows}
         alive = {(f, s) for f, s in alive if by_key[formulation_run(f, s, n, 0).key]["solved"]}
         exact_alive = {e for e in exact_alive if by_key[exact_run(e, n, 0).key]["solved"]}
-        write_page(rows, args)
-    rows = run_all([goal_run(b, n) for n, _ in GOALS for b in GOAL_BACKENDS], csv, jobs=1)
-    write_page(rows, args)
+        write_page(args)
+    if kind == "compact":
+        run_all([goal_run(b, n) for n, _ in GOALS for b in GOAL_BACKENDS], csv, jobs=1)
+        write_page(args)
 
 
 def _cell(row: dict | None) -> str:
@@ -147,26 +155,42 @@ def exact_table(rows: dict, sizes: list[int]) -> str:
     return markdown_table(heads, body)
 
 
-def write_page(rows: list[dict], args) -> None:
+def csv_path(out_dir: str, kind: str) -> Path:
+    return Path(out_dir) / ("kino_uno.csv" if kind == "compact" else "kino_uno_paper.csv")
+
+
+def _sizes(rows: list[dict]) -> list[int]:
+    return sorted({int(Path(r["instance"]).stem.rsplit("_", 1)[1]) for r in rows})
+
+
+def write_page(args) -> None:
+    rows = load_rows(csv_path(args.out_dir, "compact"))
     by_key = {r["key"]: r for r in rows}
-    sizes = sorted({int(Path(r["instance"]).stem.rsplit("_", 1)[1]) for r in rows}
-                   | set(SIZES))
+    sizes = sorted(set(_sizes(rows)) | set(SIZES))
     cpu = sum(r["cpu_seconds"] or 0 for r in rows)
     parts = [HEADER.format(runs=len(rows), cpu=cpu / 3600, load=args.load,
                            limits=limits_text(rows))]
-    for name, (tables, cons, _spec) in FORMULATIONS.items():
-        word = "Tables" if "," in tables else "Table"
-        parts.append(f"## {word} {tables}: {cons}\n\n`--model kino-uno --{_flags(name)}`\n\n"
-                     + formulation_table(name, by_key, sizes) + "\n")
-    parts.append(EXACT_TEXT + exact_table(by_key, sizes) + "\n")
+    parts += ladder_sections(by_key, sizes, "")
     parts.append(reach_text(by_key, sizes))
     out = Path(args.out_dir) / "kino_uno.md"
-    out.write_text("\n".join(parts) + NOTES)
+    out.write_text("\n".join(parts) + NOTES + paper_section(args))
 
 
-def reach_text(rows: dict, sizes: list[int]) -> str:
+def ladder_sections(by_key: dict, sizes: list[int], where: str) -> list[str]:
+    """The four formulation tables and the exact backends' table (`where`: a heading tail)."""
+    parts = []
+    for name, (tables, cons, _spec) in FORMULATIONS.items():
+        word = "Tables" if "," in tables else "Table"
+        parts.append(f"## {word} {tables}{where}: {cons}\n\n`--model kino-uno "
+                     f"--{_flags(name)}`\n\n" + formulation_table(name, by_key, sizes) + "\n")
+    parts.append(EXACT_TEXT.replace("same boards", f"same boards{where}")
+                 + exact_table(by_key, sizes) + "\n")
+    return parts
+
+
+def reach_text(rows: dict, sizes: list[int], goals: bool = True) -> str:
     """The largest challenge each formulation and solver solved, and the goals at 60 and 100."""
-    lines = ["## How far each goes\n"]
+    lines = ["## How far each goes" + ("" if goals else " (paper-shaped boards)") + "\n"]
     for name in FORMULATIONS:
         for solver in SOLVERS:
             ran = [(n, r) for n in sizes if (r := rows.get(formulation_run(name, solver, n,
@@ -178,7 +202,7 @@ def reach_text(rows: dict, sizes: list[int]) -> str:
             elif ran and not ran[-1][1]["solved"]:
                 end = f" (n = {ran[-1][0]}: {_cell(ran[-1][1])})"
             lines.append(f"- {name}, {solver}: largest solved n = {max(done, default='-')}{end}")
-    for n, goal in GOALS:
+    for n, goal in GOALS if goals else ():
         best = [(r["seconds"], r["cpu_seconds"], b) for b in GOAL_BACKENDS
                 if (r := rows.get(goal_run(b, n).key)) and r["solved"]]
         if best:
@@ -191,6 +215,27 @@ def reach_text(rows: dict, sizes: list[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def paper_section(args) -> str:
+    """The ladder on the paper-shaped boards, what the shape changes, and the equal-cost
+    table."""
+    rows = load_rows(csv_path(args.out_dir, "paper"))
+    by_key = {r["key"]: r for r in rows}
+    compact = {r["key"]: r for r in load_rows(csv_path(args.out_dir, "compact"))}
+    sizes = shaped.paper_sizes()
+    cpu = sum(r["cpu_seconds"] or 0 for r in rows)
+    cost = shaped.load_cost(shaped.cost_csv(args.out_dir))
+    cost_cpu = sum(float(r["cpu_seconds"]) for r in cost.values())
+    parts = [PAPER_TEXT.format(runs=len(rows), cpu=cpu / 60, load=args.paper_load,
+                               limits=limits_text(rows), shapes=shaped.shape_table(sizes))]
+    parts += ladder_sections(by_key, sizes, " (paper-shaped boards)")
+    parts.append(reach_text(by_key, sizes, goals=False))
+    parts.append(C6_TEXT + shaped.c6_table(
+        compact, by_key, sizes, lambda f, n: formulation_run(f, "highs", n, 0).key) + "\n")
+    parts.append(COST_TEXT.format(runs=len(cost), cpu=cost_cpu / 60)
+                 + shaped.cost_table(cost) + "\n")
+    return "\n".join(parts)
+
+
 def _flags(name: str) -> str:
     return " --".join(o.replace("=", " ").replace("c7_c9", "c7-c9")
                       for o in FORMULATIONS[name][2].split(":"))
@@ -199,11 +244,14 @@ def _flags(name: str) -> str:
 HEADER = """# Kino & Uno: Tantrix on fixed boards, Tables 1-5
 
 Written by `lab/scripts/reproduce_kino_uno.py` from `kino_uno.csv` ({runs} runs, {cpu:.1f} CPU
-hours). Challenge n: the 10 Discovery tiles, tile i used ceil((n + 1 - i) / 10) times, one
+hours), `kino_uno_paper.csv` and `kino_uno_cost.csv`; `.venv/bin/python
+lab/scripts/reproduce_kino_uno.py --out-dir lab/reproductions --report-only` writes it
+again. Challenge n: the 10 Discovery tiles, tile i used ceil((n + 1 - i) / 10) times, one
 loop in the colour of the lowest digit of n on the Discovery box (challenge 20 is blue); the
 boards are `instances/tantrix_challenge_n.txt`, compact shapes (`scripts/make_tantrix_
 instances.py`), exactly one place per tile, as in the paper. The paper's boards are not
-published, so ours differ in shape; its figures are CPLEX 12.2 on a 2.2 GHz Pentium E2200.
+published, so ours differ in shape (boards shaped like the paper's: the second part of this
+page); its figures are CPLEX 12.2 on a 2.2 GHz Pentium E2200.
 
 Each cell: CPU / wall seconds (solves, counting the first; the paper numbers its iterations
 from 0) of one run, single thread. Time limits are wall-clock seconds per run:
@@ -243,6 +291,47 @@ our MILP (C3 and C6 folded into the placements, C7-C9 as short-cycle rows, resta
 
 """
 
+PAPER_TEXT = """
+# The same ladder on paper-shaped boards
+
+The paper's boards are shapes people had cleared, not published; its text fixes three things
+about them: no hole; places with only two neighbours, which touch each other (Figure 11:
+only a tile with a 120-degree designated line fits there, which is C6); and, for official
+records, the condition of its footnote (along the two axes other than the longest row's,
+more than 75% of the rows hold more than 30% of that row's tiles). The paper-shaped boards
+`instances/tantrix_challenge_paper_n.txt` (`scripts/make_tantrix_instances.py --paper-shape`)
+are solutions CP-SAT found (one worker, seed 1 + n, a deterministic budget) on a region of
+2 n cells (the compact boards: 4 n / 3) with at least ceil(n / 5) two-neighbour places, all
+of Figure 11's kind: about the most a red challenge allows, as only tiles 2 and 3, a fifth of
+the tiles, have a 120-degree red line. Their shape beside the compact boards':
+
+{shapes}
+
+{runs} runs ({cpu:.1f} CPU minutes), `kino_uno_paper.csv`; load average during them: {load}.
+Run with `--boards paper`, as the compact set: same formulations, solvers and drop-out rule,
+the limits below.
+{limits}
+"""
+
+C6_TEXT = """## What the shape changes: C6 and C7-C9 with HiGHS
+
+HiGHS CPU seconds (solves) of C2', C2' + C6 and C2' + C6-C9 on each board set; in the paper
+C6 cut challenge 30 from 9.67 to 1.86 s and 35 from 1,449 to 182 s (Tables 3 and 4), and
+C7-C9 cut 40 from 1,161 to 39 s.
+
+"""
+
+COST_TEXT = """## At equal cost: `tilesolve solve` against the paper's CPLEX seconds
+
+`tilesolve solve instances/tantrix_challenge_paper_n.txt --threads 1 -t LIMIT --json` (the
+default backend, CP-SAT, one thread), one run per board, timed as a whole process: the CPU
+seconds are the ended child's user + system time (Python start-up, reading, model, solve and
+the check all count). The paper's column is its fastest total for that challenge number over
+Tables 1-5 (CPLEX 12.2, 2.2 GHz Pentium E2200, its own boards). {runs} runs, {cpu:.1f} CPU
+minutes, `kino_uno_cost.csv`; run with `--cost`.
+
+"""
+
 NOTES = """
 ## Reading the tables
 
@@ -277,6 +366,12 @@ NOTES = """
 """
 
 
+# the load the committed kino_uno.csv ran under, so that --report-only writes the page again
+COMPACT_LOAD = ("4-20 during the first pass (120 s limits; 300 s from n = 60 for the default "
+                "models); 1.2-2.8 during the retries at 600 s (two at a time, other work only "
+                "in a background CPU group that gets the idle cycles)")
+
+
 def main() -> None:
     ap = parser(__doc__.splitlines()[0], runs=1)
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per run")
@@ -286,15 +381,25 @@ def main() -> None:
     ap.add_argument("--retry-timeouts", action="store_true",
                     help="run again every timeout of the CSV that had a smaller limit than "
                          "the one now given (its new row replaces the old)")
-    ap.add_argument("--load", default="not recorded",
+    ap.add_argument("--load", default=COMPACT_LOAD,
                     help="the machine's load average during the runs, for the page")
+    ap.add_argument("--boards", choices=("compact", "paper"), default="compact",
+                    help="compact: tantrix_challenge_n.txt (kino_uno.csv); paper: the "
+                         "paper-shaped tantrix_challenge_paper_n.txt (kino_uno_paper.csv)")
+    ap.add_argument("--cost", action="store_true",
+                    help="only the equal-cost runs: one whole `tilesolve solve` process per "
+                         "paper-shaped board (kino_uno_cost.csv)")
+    ap.add_argument("--cost-time-limit", type=float, default=120.0)
+    ap.add_argument("--paper-load", default="not recorded",
+                    help="the load average during the paper-shaped boards' runs")
     args = ap.parse_args()
-    csv = Path(args.out_dir) / "kino_uno.csv"
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)
-    if args.report_only:
-        write_page(load_rows(csv), args)
-        return
-    run_ladders(args, csv)
+    if args.cost:
+        shaped.run_cost(shaped.paper_sizes(), args.cost_time_limit,
+                        shaped.cost_csv(args.out_dir))
+    elif not args.report_only:
+        run_ladders(args, csv_path(args.out_dir, args.boards))
+    write_page(args)
     print(f"wrote {Path(args.out_dir) / 'kino_uno.md'}", file=sys.stderr)
 
 

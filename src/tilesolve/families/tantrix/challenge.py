@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from ...core import hexgrid as hx
 from .instance import Goal, TantrixInstance
 
 DISCOVERY_BACKS = {1: "yellow", 2: "yellow", 3: "yellow", 4: "red", 5: "red",
@@ -35,3 +36,47 @@ def challenge_instance(n: int, board=None) -> TantrixInstance:
         return TantrixInstance(challenge_tiles(n), goals)
     cells = sorted(board, key=lambda c: (c[1], c[0]))
     return TantrixInstance(challenge_tiles(n), goals, shape="board", board=cells)
+
+
+# ---------------------------------------------------------------------- the paper's board shapes
+# Kino & Uno's boards are shapes people had cleared (not published). What their text fixes:
+# no hole; the official record condition of its footnote (`record_shape`); and places with
+# only two neighbours on the board, which touch each other (Figure 11: only a tile with a
+# 120-degree designated line fits there, constraint C6). `tips_wanted` is how many of those
+# our paper-shaped boards carry (scripts/make_tantrix_instances.py --paper-shape).
+
+
+def tips_wanted(n: int) -> int:
+    """One two-neighbour place per five tiles, about the most a red challenge allows: each
+    needs a tile with a 120-degree designated line, and for red only tiles 2 and 3, a fifth
+    of the tiles, have one. Our compact boards have 2-4 such places at n = 5..60."""
+    return math.ceil(n / 5)
+
+
+def two_neighbour_places(cells) -> list[tuple]:
+    """(place, touching) for each place with exactly two neighbours on the board; touching:
+    the two neighbours touch each other (the paper's Figure 11)."""
+    inside = set(cells)
+    out = []
+    for c in sorted(inside, key=lambda c: (c[1], c[0])):
+        ds = [d for d in range(6) if hx.neighbour(c, d) in inside]
+        if len(ds) == 2:
+            out.append((c, (ds[1] - ds[0]) % 6 in (1, 5)))
+    return out
+
+
+def record_shape(cells) -> bool:
+    """The record condition of the paper's footnote: let x be the most tiles in one row along
+    any of the three axes, A that row's axis; along each of the two other axes, more than 75%
+    of the rows hold more than 0.3 x tiles (this rules out long thin strips)."""
+    axes = (lambda c: c[1], lambda c: c[0], lambda c: c[0] + c[1])  # rows along E, SE, SW
+    rows = []
+    for key in axes:
+        sizes: dict[int, int] = {}
+        for c in cells:
+            sizes[key(c)] = sizes.get(key(c), 0) + 1
+        rows.append(list(sizes.values()))
+    x = max(max(r) for r in rows)
+    a = next(i for i, r in enumerate(rows) if max(r) == x)
+    return all(sum(s > 0.3 * x for s in r) > 0.75 * len(r)
+               for i, r in enumerate(rows) if i != a)

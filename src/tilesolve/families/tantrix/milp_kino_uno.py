@@ -16,7 +16,7 @@ colour (the designated colour). Its rows, on places j, edges l and orientations 
   z <= y / 2 - 1 / 2 and z >= y - 2 (so z = 1 exactly when y = 3);
 - C6 (`--c6 on`): a place with only two neighbours on the board shows the designated colour
   towards both, and they towards it: four rows y = 3;
-- C7-C9 (`--c7-c9 on`, for more than 3, 4, 5 tiles): no loop of 3, 4 or 5 tiles, stated as
+- C7-C9 (`--c7-c9 on`, for more than 5 tiles, as the paper): no loop of 3, 4 or 5 tiles, stated as
   the paper does, as forbidden arrangements of designated lines on two or three touching
   places: two 120-degree lines turning around the vertex two touching places share (C7); two
   60-degree lines bending around the edge between two touching places (C8); on three
@@ -138,29 +138,31 @@ class KinoUnoMilp(MilpModel):
 
     def _c7_c9(self) -> None:
         lay, n, prob = self.layout, self.layout.inst.n, self.prob
+        if n <= 5:  # the paper adds C7-C9 "for challenge number greater than 5" (Figure 13)
+            return
         for a, d, b in lay.pairs:
             ja, jb = lay.index[a], lay.index[b]
-            if n > 3:  # C7: 120-degree lines around either vertex the two places share
-                for e, f in ((frozenset((d, (d + 1) % 6)), frozenset(((d + 2) % 6, (d + 3) % 6))),
-                             (frozenset(((d - 1) % 6, d)), frozenset(((d + 3) % 6, (d + 4) % 6)))):
-                    prob += (pulp.lpSum(self.with_arc(ja, e) + self.with_arc(jb, f)) <= 1,
-                             f"C7_{ja}_{jb}_{min(e)}_{max(e)}")
-            if n > 4:  # C8: 60-degree lines bending around the shared edge
-                prob += (pulp.lpSum(self.with_arc(ja, _around(d))
-                                    + self.with_arc(jb, _around(hx.opposite(d)))) <= 1,
-                         f"C8_{ja}_{jb}")
-        if n > 5:  # C9: a straight line on one of three touching places, 60-degree on two
-            for tri in lay.triangles:
-                for x in tri:
-                    p, q = (c for c in tri if c != x)
-                    dp, dq = _direction(x, p), _direction(x, q)
-                    first = dp if (dp + 1) % 6 == dq else dq  # dq, dp are neighbouring edges
-                    straight = frozenset(((first - 1) % 6, (first + 2) % 6))
-                    rows = (self.with_arc(lay.index[x], straight)
-                            + self.with_arc(lay.index[p], _around(_direction(p, x)))
-                            + self.with_arc(lay.index[q], _around(_direction(q, x))))
-                    name = "_".join(str(lay.index[c]) for c in (x, p, q))
-                    prob += pulp.lpSum(rows) <= 2, f"C9_{name}"
+            # C7: 120-degree lines around either vertex the two places share
+            for e, f in ((frozenset((d, (d + 1) % 6)), frozenset(((d + 2) % 6, (d + 3) % 6))),
+                         (frozenset(((d - 1) % 6, d)), frozenset(((d + 3) % 6, (d + 4) % 6)))):
+                prob += (pulp.lpSum(self.with_arc(ja, e) + self.with_arc(jb, f)) <= 1,
+                         f"C7_{ja}_{jb}_{min(e)}_{max(e)}")
+            # C8: 60-degree lines bending around the shared edge
+            prob += (pulp.lpSum(self.with_arc(ja, _around(d))
+                                + self.with_arc(jb, _around(hx.opposite(d)))) <= 1,
+                     f"C8_{ja}_{jb}")
+        # C9: a straight line on one of three touching places, 60-degree on the other two
+        for tri in lay.triangles:
+            for x in tri:
+                p, q = (c for c in tri if c != x)
+                dp, dq = _direction(x, p), _direction(x, q)
+                first = dp if (dp + 1) % 6 == dq else dq  # dq, dp are neighbouring edges
+                straight = frozenset(((first - 1) % 6, (first + 2) % 6))
+                rows = (self.with_arc(lay.index[x], straight)
+                        + self.with_arc(lay.index[p], _around(_direction(p, x)))
+                        + self.with_arc(lay.index[q], _around(_direction(q, x))))
+                name = "_".join(str(lay.index[c]) for c in (x, p, q))
+                prob += pulp.lpSum(rows) <= 2, f"C9_{name}"
 
     # ------------------------------------------------------------------ the runner seam
     def decode(self, value) -> Solution:
