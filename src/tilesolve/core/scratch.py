@@ -55,18 +55,25 @@ def clean(folder: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def watch(folder: str) -> subprocess.Popen:
+def watch(folder: str | None = None) -> subprocess.Popen:
     """A watcher that cleans `folder` once this process ends, however it ends: a process in
     its own session (a Ctrl-C or a signal to our process group does not reach it) that waits
-    for the end of file on its stdin, whose write end only this process holds."""
+    for the end of file on its stdin, whose write end only this process holds. Without a
+    folder it waits for one (`tell`)."""
     watcher = subprocess.Popen(
         [sys.executable, "-I", "-S", os.path.abspath(__file__)],
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    if folder is not None:
+        tell(watcher, folder)
+    return watcher
+
+
+def tell(watcher: subprocess.Popen, folder: str) -> None:
+    """Give a watcher started without one the folder to clean."""
     watcher.stdin.write(os.fsencode(folder) + b"\n")
     watcher.stdin.flush()
-    return watcher
 
 
 def release(watcher: subprocess.Popen) -> None:
@@ -78,14 +85,19 @@ def release(watcher: subprocess.Popen) -> None:
 
 @contextlib.contextmanager
 def scratch_folder(prefix: str) -> Iterator[str]:
-    """A fresh folder in the temporary directory, cleaned however this process ends."""
-    folder = tempfile.mkdtemp(prefix=prefix)
-    watcher = None
+    """A fresh folder in the temporary directory, cleaned however this process ends. The
+    watcher starts first and the folder is made after: a process killed while the watcher
+    starts (tens of milliseconds) leaves no folder behind, where made first it did (one
+    SIGTERM of 60 at a portfolio's lane start left one)."""
+    folder, watcher = None, None
     try:
-        watcher = watch(folder)
+        watcher = watch()
+        folder = tempfile.mkdtemp(prefix=prefix)
+        tell(watcher, folder)
         yield folder
     finally:
-        clean(folder)
+        if folder is not None:
+            clean(folder)
         if watcher is not None:
             release(watcher)
 
