@@ -80,7 +80,9 @@ def test_the_search_reports_completed_boards_when_no_complete_one_fits_its_break
                               on_board=lambda b, k: seen.append((b, k)))
     # one break completes no board within these placements; the deepest partial boards do
     assert plain.board is None and plain.filled == 0
-    assert filled.filled >= 2 and filled.board is not None and seen
+    # each completion that beat the best so far was reported; the others were not
+    assert filled.filled == len(seen) >= 1 and filled.board is not None
+    assert filled.filled + filled.unfilled >= 2
     assert [k for _b, k in seen] == sorted((k for _b, k in seen), reverse=True)
     assert seen[-1] == (filled.board, filled.breaks)
     report = verify(inst, filled.board, objective="matches")
@@ -97,3 +99,23 @@ def test_the_official_board_searches_with_blackwoods_setting_by_default():
     assert breakscan.schedule_of(official, {"break_rule": "eii"}).rule == "eii"  # or the rule
     other = read_instance(INSTANCES / "e2_16x16.txt")  # another 16x16 set keeps the eii rule
     assert breakscan.schedule_of(other, {}).rule == "eii"
+
+
+def test_a_fill_asked_to_beat_a_score_returns_none_when_it_cannot():
+    """`below`: only completions with fewer mismatches count; CP-SAT proves the rest absent."""
+    import tilesolve
+
+    inst = read_instance(INSTANCES / "e2_6x6.txt")
+    solution = tilesolve.solve(INSTANCES / "e2_6x6.txt", "cpsat", seed=0).solution
+    holes = [(2, 1), (2, 2), (2, 3), (3, 2), (3, 3)]
+    partial = {c: pr for c, pr in solution.items() if c not in holes}
+    # one hole's piece swapped with a placed inner piece: no perfect fill is left
+    away = (1, 4)
+    partial[away] = solution[(2, 2)]
+    filler = holefill.HoleFiller(inst)
+    board, best = filler.complete(partial, time_limit=20)
+    assert best > 0 and verify(inst, board, objective="matches").score == 60 - best
+    assert filler.complete(partial, time_limit=20, below=best) is None
+    again, k = filler.complete(partial, time_limit=20, below=best + 1)
+    assert k == best and verify(inst, again, objective="matches").ok
+    assert filler.complete(partial, below=0) is None  # nothing has fewer than 0

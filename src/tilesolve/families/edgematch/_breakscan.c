@@ -242,34 +242,42 @@ enum { FAST_ARRAYS = 26, FAST_FIXED = 15 };
 #define PIECE(v) ((v) & 0xfff)
 #define OTHER(v) (((v) >> 24) & 0x3f)
 
+/* The loop reads each depth's fixed facts from one record and keeps each depth's walk in
+ * another (copied from and back to the arrays at each step), so that a placement touches two
+ * cache lines of per-depth data instead of sixteen arrays, and the compiler keeps far fewer
+ * pointers live: 64.3 -> 88.3-90.0 M placements per CPU s on Eternity II (the official
+ * search's loop alone, no hole fill, seed 0, 10 CPU s, one core, idle machine). */
+typedef struct {
+    int32_t left, up, allow, exact; /* left/up: the depth whose E (S) colour keys this one */
+    int32_t off0, off1, floor, unused; /* off0/off1: the kind's first bucket, phase 0 / 1-2 */
+    uint32_t mask, want;               /* a fixed neighbour's demand */
+} Depth;
+
+typedef struct {
+    int32_t pos, lim, phase, piece, br, pe, ps, cum; /* br, cum: before this depth */
+} Walk;
+
 typedef struct {
     const uint32_t *P[3];
-    const int32_t *start[3], *left, *up, *need_mask, *need_val, *allow, *exact, *kind, *weight,
-        *floor;
-    int32_t *pos, *lim, *phase, *piece, *br, *pe, *ps, *used, *cum, *deep;
-    int64_t *state;
-    long long n, floor_end;
+    const int32_t *start[3], *weight;
+    const Depth *dp;
+    Walk *w;
+    int32_t *used, *deep;
+    long long n, floor_end, ncol;
 } Fast;
-
-/* The bucket of phase `ph` at depth d, from the colours of its placed neighbours. */
-static inline long long fast_bucket(const Fast *t, long long d, int ph)
-{
-    int32_t l = t->pe[t->left[d]], u = t->ps[t->up[d]];
-    long long ncol = t->state[4];
-    if (ph == 0)
-        return t->kind[d] * t->state[3] + (long long)l * ncol + u;
-    return t->kind[d] * ncol + (ph == 1 ? l : u);
-}
 
 /* Open phase `ph`'s bucket at depth d; 0 when that phase may not be tried there. */
 static inline int fast_open(Fast *t, long long d, int ph)
 {
-    if (ph && (t->br[d] >= t->allow[d] || (t->exact[d] & (ph == 1 ? 2 : 1))))
+    const Depth *q = &t->dp[d];
+    Walk *w = t->w;
+    if (ph && (w[d].br >= q->allow || (q->exact & (ph == 1 ? 2 : 1))))
         return 0;
-    long long b = fast_bucket(t, d, ph);
-    t->phase[d] = ph;
-    t->pos[d] = t->start[ph][b];
-    t->lim[d] = t->start[ph][b + 1];
+    int32_t l = w[q->left].pe, u = w[q->up].ps;
+    long long b = ph == 0 ? q->off0 + (long long)l * t->ncol + u : q->off1 + (ph == 1 ? l : u);
+    w[d].phase = ph;
+    w[d].pos = t->start[ph][b];
+    w[d].lim = t->start[ph][b + 1];
     return 1;
 }
 
@@ -291,30 +299,32 @@ static inline int32_t fast_scan(const uint32_t *P, int32_t i, int32_t end, const
     return end;
 }
 
-/* The next candidate of depth d from pos[d] on, placed; 0 when its buckets are spent. */
+/* The next candidate of depth d from its pos on, placed; 0 when its buckets are spent. */
 static inline int fast_place(Fast *t, long long d)
 {
-    const uint32_t m = (uint32_t)t->need_mask[d], want = (uint32_t)t->need_val[d];
+    const Depth *q = &t->dp[d];
+    Walk *w = t->w, *here = &w[d];
     for (;;) {
-        int ph = t->phase[d];
+        int ph = here->phase;
         const uint32_t *P = t->P[ph];
-        uint32_t key = ph == 1 ? (uint32_t)t->ps[t->up[d]] : (uint32_t)t->pe[t->left[d]];
-        int32_t end = t->lim[d], i = fast_scan(P, t->pos[d], end, t->used, m, want, ph, key);
+        uint32_t key = ph == 1 ? (uint32_t)w[q->up].ps : (uint32_t)w[q->left].pe;
+        int32_t end = here->lim, i = fast_scan(P, here->pos, end, t->used, q->mask, q->want, ph,
+                                               key);
         if (i < end && d < t->floor_end) {
-            int32_t c = t->cum[d] + t->weight[PIECE(P[i])];
-            if (c < t->floor[d])
+            int32_t c = here->cum + t->weight[PIECE(P[i])];
+            if (c < q->floor)
                 i = end; /* the heaviest free candidate is short: so is the rest */
             else
-                t->cum[d + 1] = c;
+                here[1].cum = c;
         }
-        t->pos[d] = i;
+        here->pos = i;
         if (i < end) {
             uint32_t v = P[i];
-            t->piece[d] = PIECE(v);
+            here->piece = PIECE(v);
             t->used[PIECE(v)] = 1;
-            t->pe[d] = (v >> 12) & 0x3f;
-            t->ps[d] = (v >> 18) & 0x3f;
-            t->br[d + 1] = t->br[d] + (ph != 0);
+            here->pe = (v >> 12) & 0x3f;
+            here->ps = (v >> 18) & 0x3f;
+            here[1].br = here->br + (ph != 0);
             return 1;
         }
         int next = ph;
@@ -329,15 +339,15 @@ static inline int fast_place(Fast *t, long long d)
 static inline void keep_deepest(Fast *t, long long d)
 {
     for (long long k = 0; k <= d; k++) {
-        t->deep[k] = t->pos[k];
-        t->deep[t->n + k] = t->phase[k];
+        t->deep[k] = t->w[k].pos;
+        t->deep[t->n + k] = t->w[k].phase;
     }
 }
 
-static long long fast_run(Fast *t, long long budget, int *code)
+static long long fast_run(Fast *t, long long budget, int *code, int64_t *state)
 {
-    long long d = t->state[0], maxd = t->state[2], nodes = 0;
-    int mode = (int)t->state[1];
+    long long d = state[0], maxd = state[2], nodes = 0;
+    int mode = (int)state[1];
     *code = 0;
     for (;;) {
         if (mode == OPEN) {
@@ -349,8 +359,8 @@ static long long fast_run(Fast *t, long long budget, int *code)
             fast_open(t, d, 0);
         } else {
             d--;
-            t->used[t->piece[d]] = 0;
-            t->pos[d]++;
+            t->used[t->w[d].piece] = 0;
+            t->w[d].pos++;
         }
         int placed = fast_place(t, d);
         if (placed && d >= maxd)
@@ -358,7 +368,52 @@ static long long fast_run(Fast *t, long long budget, int *code)
         if (advance(placed, &d, &maxd, &mode, &nodes, budget, code))
             break;
     }
-    return keep_walk(t->state, d, mode, maxd, nodes);
+    return keep_walk(state, d, mode, maxd, nodes);
+}
+
+/* Whether the arrays fit: per-depth ones (br, pe, ps, cum hold one more) and per-piece ones
+ * (weight, used) long enough, the floor's end and every depth's kind in range. */
+static int fast_arrays_bad(const Py_buffer *v, long long n)
+{
+    const int32_t *kind = v[12].buf;
+    const int64_t *state = v[25].buf;
+    if (v[25].len < 7 * 8 || v[24].len / 4 < 2 * n || v[13].len != v[22].len)
+        return 1;
+    for (int k = 6; k < 24; k++)
+        if (k != 13 && k != 22 && v[k].len / 4 < n + (k >= 19))
+            return 1;
+    if (state[6] < 0 || state[6] > n)
+        return 1;
+    for (long long d = 0; d < n; d++) /* every kind's buckets there */
+        if (kind[d] < 0 || kind[d] >= state[5] || v[1].len / 4 <= (kind[d] + 1) * state[3] ||
+            v[3].len / 4 <= (kind[d] + 1) * state[4])
+            return 1;
+    return 0;
+}
+
+/* The per-depth records from the arrays (and the walk, n + 1 records, back with `out`). */
+static void fast_records(const Py_buffer *v, long long n, Depth *dp, Walk *w, int out)
+{
+    int32_t *a[8];
+    for (int k = 0; k < 7; k++) /* pos, lim, phase, piece, br, pe, ps */
+        a[k] = v[15 + k].buf;
+    a[7] = v[23].buf; /* cum */
+    for (long long d = 0; d <= n; d++) {
+        int32_t *f = &w[d].pos;
+        for (int k = 0; k < 8; k++)
+            if (d < n || k >= 4) /* pos, lim, phase, piece: n entries */
+                out ? (a[k][d] = f[k]) : (f[k] = a[k][d]);
+    }
+    if (out)
+        return;
+    const int32_t *r[9];
+    for (int k = 0; k < 9; k++) /* left, up, need_mask, need_val, allow, exact, kind, -, floor */
+        r[k] = v[6 + k].buf;
+    const int64_t *state = v[25].buf;
+    for (long long d = 0; d < n; d++)
+        dp[d] = (Depth){r[0][d], r[1][d], r[4][d], r[5][d], (int32_t)(r[6][d] * state[3]),
+                        (int32_t)(r[6][d] * state[4]), r[8][d], 0, (uint32_t)r[2][d],
+                        (uint32_t)r[3][d]};
 }
 
 static PyObject *fast_step(PyObject *self, PyObject *args)
@@ -367,41 +422,38 @@ static PyObject *fast_step(PyObject *self, PyObject *args)
     Py_buffer v[FAST_ARRAYS];
     if (take_step_args(args, FAST_ARRAYS, FAST_FIXED, v, &budget) < 0)
         return NULL;
-    Fast t;
-    for (int k = 0; k < 3; k++) {
-        t.P[k] = v[2 * k].buf;
-        t.start[k] = v[2 * k + 1].buf;
-    }
-    const int32_t **ro[] = {&t.left, &t.up, &t.need_mask, &t.need_val, &t.allow, &t.exact,
-                            &t.kind, &t.weight, &t.floor};
-    for (int k = 0; k < 9; k++)
-        *ro[k] = v[6 + k].buf;
-    int32_t **rw[] = {&t.pos, &t.lim, &t.phase, &t.piece, &t.br, &t.pe, &t.ps, &t.used, &t.cum};
-    for (int k = 0; k < 9; k++)
-        *rw[k] = v[15 + k].buf;
-    t.deep = v[24].buf;
-    t.state = v[25].buf;
-    t.n = v[6].len / 4;
-    int bad = v[25].len < 7 * 8 || v[24].len / 4 < 2 * t.n;
-    for (int k = 6; k < 24; k++) /* per-depth arrays (br, pe, ps, cum hold one more), the
-                                  * per-piece ones (weight, used) aside */
-        bad |= k != 13 && k != 22 && v[k].len / 4 < t.n + (k >= 19);
-    t.floor_end = bad ? 0 : t.state[6];
-    bad |= t.floor_end < 0 || t.floor_end > t.n || v[13].len != v[22].len;
-    for (long long d = 0; !bad && d < t.n; d++) /* every kind's buckets there */
-        bad = t.kind[d] < 0 || t.kind[d] >= t.state[5] ||
-              v[1].len / 4 <= (t.kind[d] + 1) * t.state[3] ||
-              v[3].len / 4 <= (t.kind[d] + 1) * t.state[4];
-    if (bad) {
+    long long n = v[6].len / 4;
+    Depth *dp = NULL;
+    Walk *w = NULL;
+    if (fast_arrays_bad(v, n)) {
         PyErr_SetString(PyExc_ValueError, "per-depth arrays too short");
         release_buffers(v, FAST_ARRAYS);
         return NULL;
     }
+    dp = PyMem_Malloc(sizeof(Depth) * (n + 1));
+    w = PyMem_Malloc(sizeof(Walk) * (n + 1));
+    if (!dp || !w) {
+        PyMem_Free(dp);
+        PyMem_Free(w);
+        release_buffers(v, FAST_ARRAYS);
+        return PyErr_NoMemory();
+    }
+    fast_records(v, n, dp, w, 0);
+    int64_t *state = v[25].buf;
+    Fast t = {.weight = v[13].buf, .dp = dp, .w = w, .used = v[22].buf, .deep = v[24].buf,
+              .n = n, .floor_end = state[6], .ncol = state[4]};
+    for (int k = 0; k < 3; k++) {
+        t.P[k] = v[2 * k].buf;
+        t.start[k] = v[2 * k + 1].buf;
+    }
     int code = 0;
     long long nodes;
     Py_BEGIN_ALLOW_THREADS
-    nodes = fast_run(&t, budget < 1 ? 1 : budget, &code);
+    nodes = fast_run(&t, budget < 1 ? 1 : budget, &code, state);
     Py_END_ALLOW_THREADS
+    fast_records(v, n, dp, w, 1);
+    PyMem_Free(dp);
+    PyMem_Free(w);
     release_buffers(v, FAST_ARRAYS);
     return Py_BuildValue("iL", code, nodes);
 }

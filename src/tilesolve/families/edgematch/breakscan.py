@@ -529,7 +529,8 @@ class BreakResult:
     max_depth: int
     exhausted: bool  # the last search's tree was walked to the end under its cap
     bounded: int = 0  # times a better board found elsewhere lowered the cap (`bound`)
-    filled: int = 0  # deepest partial boards completed (`--fill-holes`)
+    filled: int = 0  # deepest partial boards completed to a better board (`--fill-holes`)
+    unfilled: int = 0  # deepest partial boards whose completion could not beat the best
 
 
 def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
@@ -582,8 +583,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
             found = s.solution(), s.breaks
             runs.nodes = 0  # progress: this value order keeps its budget
         elif runs.completes(s):
-            found = runs.complete(s)
-            found = found if best_breaks is None or found[1] < best_breaks else None
+            found = runs.complete(s, best_breaks)
         if found is not None:
             best, best_breaks = found
             known = best_breaks
@@ -601,7 +601,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
         restarts += 1
         s = runs.next()
     return BreakResult(best, best_breaks, nodes, restarts, maxd, exhausted, bounded,
-                       runs.filled)
+                       runs.filled, runs.unfilled)
 
 
 class _Runs:
@@ -628,7 +628,7 @@ class _Runs:
         self.run, self.nodes, self.depth = 1, 0, 0  # this run's number, placements, depth
         # --fill-holes: the completer, the deepest depth completed (any run, this run)
         self.filler = holefill.HoleFiller(self.whole) if schedule.fill_holes else None
-        self.filled = 0
+        self.filled = self.unfilled = 0  # completions that beat the best board, and not
         self.fill_depth, self.run_fill_depth = 0, 0
 
     def completes(self, s) -> bool:
@@ -639,11 +639,14 @@ class _Runs:
         return (self.filler is not None and n - self.schedule.fill_holes <= d < n
                 and d >= self.fill_depth and d > self.run_fill_depth)
 
-    def complete(self, s) -> tuple[Solution, int]:
-        """This run's deepest partial board, its holes filled (holefill.py)."""
+    def complete(self, s, best: int | None) -> tuple[Solution, int] | None:
+        """This run's deepest partial board, its holes filled (holefill.py), when that gives
+        fewer breaks than `best`; None when it does not, or cannot (its bound says so)."""
         self.fill_depth = self.run_fill_depth = s.max_depth
-        self.filled += 1
-        return self.filler.complete(s.deepest(), seed=self.seed + self.run)
+        found = self.filler.complete(s.deepest(), seed=self.seed + self.run, below=best)
+        self.filled += found is not None
+        self.unfilled += found is None
+        return found
 
     def searcher(self) -> BreakSearcher | FastSearcher | None:
         """The searcher of this run; None when the limits end the search while eii's group
@@ -811,7 +814,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outco
     """The best board the break search finds within the limits (objective: matched joins)."""
     joins = sq.join_count(inst.width, inst.height)
     t0, cpu0 = time.perf_counter(), time.process_time()
-    res = search(inst, schedule_of(inst, opts.params), opts.seed, time_limit=opts.remaining(),
+    schedule = schedule_of(inst, opts.params)
+    res = search(inst, schedule, opts.seed, time_limit=opts.remaining(),
                  stop=opts.stopped, fix=opts.fix, engine=engine, report=opts.report,
                  on_board=lambda b, k: opts.offer(b, joins - k, "backtracker"),
                  bound=elsewhere(opts.params.get("bound"), joins))
@@ -819,6 +823,8 @@ def solve(inst: EdgeInstance, opts: SolveOptions, engine: str = "auto") -> Outco
              "max_depth": res.max_depth, "breaks": res.breaks, "bounded": res.bounded,
              "seconds": round(time.perf_counter() - t0, 4),
              "cpu_seconds": round(time.process_time() - cpu0, 4)}
+    if schedule.fill_holes:
+        stats.update(filled=res.filled, unfilled=res.unfilled)
     if res.board is None:
         return Outcome(Status.TIMEOUT, stats=stats)
     score = joins - res.breaks

@@ -226,7 +226,9 @@ class RegionModel:
     floor: int
 
 
-def region_model(board: Board, pcs, rts, cells: np.ndarray) -> RegionModel:
+def region_model(board: Board, pcs, rts, cells: np.ndarray, at_least: int = 0) -> RegionModel:
+    """The region's pieces re-placed to match the most joins that touch it, at least as many
+    as now and at least `at_least`."""
     m = cp_model.CpModel()
     inside = set(cells.tolist())
     pieces = pcs[cells].tolist()
@@ -270,7 +272,7 @@ def region_model(board: Board, pcs, rts, cells: np.ndarray) -> RegionModel:
             if need:
                 terms += showing[here][side].get(need, [])
     objective = sum(terms)
-    m.add(objective >= floor)
+    m.add(objective >= max(floor, at_least))
     m.maximize(objective)
     for (c, p, r), v in x.items():
         m.add_hint(v, bool(p == pcs[c] and r == rts[c]))
@@ -278,13 +280,15 @@ def region_model(board: Board, pcs, rts, cells: np.ndarray) -> RegionModel:
 
 
 def repair_region(board: Board, pcs, rts, cells: np.ndarray, seed: int,
-                  time_limit: float) -> tuple[bool, bool]:
-    """Re-place a region's pieces optimally by CP-SAT. Edits pcs/rts in place.
+                  time_limit: float, at_least: int = 0) -> tuple[bool, bool]:
+    """Re-place a region's pieces optimally by CP-SAT, matching at least `at_least` of the
+    joins that touch it. Edits pcs/rts in place.
 
-    Returns (changed, proven): proven when CP-SAT closed the region within the limit."""
-    if len(cells) < 2:
+    Returns (changed, proven): proven when CP-SAT closed the region within the limit (with
+    `at_least` out of reach: proven and unchanged)."""
+    if not len(cells):
         return False, True
-    rm = region_model(board, pcs, rts, cells)
+    rm = region_model(board, pcs, rts, cells, at_least)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = time_limit
@@ -294,7 +298,7 @@ def repair_region(board: Board, pcs, rts, cells: np.ndarray, seed: int,
     solver.parameters.linearization_level = 2
     status = solver.solve(rm.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return False, False
+        return False, status == cp_model.INFEASIBLE
     old_p, old_r = pcs[cells].copy(), rts[cells].copy()
     for (c, p, r), v in rm.x.items():
         if solver.boolean_value(v):
