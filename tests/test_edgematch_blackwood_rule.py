@@ -8,9 +8,11 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from conftest import INSTANCES, walk
 
 from tilesolve.core import squaregrid as sq
+from tilesolve.core.errors import InputError
 from tilesolve.families.edgematch import breakscan
 from tilesolve.families.edgematch.check import verify
 from tilesolve.families.edgematch.parse import read_instance
@@ -115,3 +117,36 @@ def test_break_rule_blackwood_on_the_command_line(cli):
     out = json.loads(proc.stdout)
     assert out["status"] in ("feasible", "solved") and out["stats"]["solver"] == "breakscan"
     assert out["verified"] and out["objective"] == 84 - out["stats"]["breaks"]
+
+
+def test_libblackwoods_fill_order_keeps_west_and_north_before_each_cell():
+    order = breakscan.blackwood_order(16, 16)
+    depth = {cell: d for d, cell in enumerate(order)}
+    assert len(depth) == 256 and order[:176] == [(r, c) for r in range(11) for c in range(16)]
+    # its jb470 scenario's depths, read the right way up
+    assert [depth[c] for c in ((11, 4), (12, 0), (11, 5), (15, 5), (11, 12), (12, 12))] == \
+        [180, 181, 201, 205, 236, 240]
+    assert [depth[c] for c in ((12, 13), (13, 13), (13, 14), (14, 15), (15, 15))] == \
+        [244, 247, 250, 253, 255]
+    for (r, c), d in depth.items():
+        assert all(depth[n] < d for n in ((r, c - 1), (r - 1, c)) if n in depth)
+        assert all(depth[n] > d for n in ((r, c + 1), (r + 1, c)) if n in depth)
+    assert breakscan.blackwood_order(8, 8) == [(r, c) for r in range(8) for c in range(8)]
+
+
+def test_the_blackwood_fill_order_walks_the_same_tree_in_both_cores_and_gives_boards():
+    inst = read_instance(INSTANCES / "e2_16x16.txt")
+    order = breakscan.blackwood_order(16, 16)
+    tables = breakscan.BreakTables(inst, order=order)
+    assert tables.cells == order and tables.left[201] == 180 and tables.up[201] == 165
+    allow = breakscan.blackwood_allow(30, 256)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    walks = [walk(breakscan.FastSearcher(tables, 1, allow, exact, engine=e), steps=12,
+                  budget=20_000) for e in ("python", "auto")]
+    assert walks[0] == walks[1] and walks[0][-1][2] > 150
+    params = {"break_rule": "blackwood", "scan_order": "blackwood", "fill_holes": "24"}
+    res = breakscan.search(inst, breakscan.schedule_of(inst, params), 0, node_limit=20_000_000)
+    report = verify(inst, res.board, objective="matches")
+    assert report.ok and report.score == 480 - res.breaks
+    with pytest.raises(InputError, match="--scan-order works with --break-rule blackwood"):
+        breakscan.schedule_of(inst, {"scan_order": "blackwood"})

@@ -70,6 +70,21 @@ def test_fill_holes_needs_the_blackwood_rule():
         breakscan.schedule_of(inst, {"break_rule": "ramp", "fill_holes": "6"})
 
 
+def test_fill_slack_completes_shallower_boards_too():
+    inst = read_instance(INSTANCES / "e2_8x8.txt")
+    params = {"break_rule": "blackwood", "breaks": "1", "fill_holes": "12",
+              "restart_nodes": "20000"}  # 50 runs in the 1,000,000 placements below
+    assert breakscan.schedule_of(inst, {**params, "fill_slack": "3"}).fill_slack == 3
+    with pytest.raises(InputError, match="--fill-slack needs --fill-holes"):
+        breakscan.schedule_of(inst, {"break_rule": "blackwood", "fill_slack": "3"})
+    tries = [breakscan.search(inst, breakscan.schedule_of(inst, {**params, "fill_slack": k}), 0,
+                              node_limit=1_000_000) for k in ("0", "6")]
+    # with slack more of the runs' deepest boards are offered for completion
+    assert tries[1].filled + tries[1].unfilled > 2 * (tries[0].filled + tries[0].unfilled)
+    for t in tries:
+        assert verify(inst, t.board, objective="matches").score == 112 - t.breaks
+
+
 def test_the_search_reports_completed_boards_when_no_complete_one_fits_its_breaks():
     inst = read_instance(INSTANCES / "e2_8x8.txt")
     params = {"break_rule": "blackwood", "breaks": "1"}

@@ -87,6 +87,9 @@ def test_a_signal_answers_with_the_best_board_and_writes_it(run, tmp_path):
     assert answer["stats"]["interrupted_by"] == signal.Signals(sig).name
     assert answer["objective_max"] == 112 and answer["objective"] >= during
     assert answer["solution"]["board"]
+    # the work done so far is counted (placements of the search, also the LNS's start board's
+    # and a portfolio's lanes stopped before they answered): a resumed run goes on from it
+    assert answer["stats"]["totals"].get("nodes", 0) > 0, answer["stats"]
     # the answer's board is the one in -o, in the checkpoint and in the last log line
     assert _score(out_file) == _score(checkpoint) == answer["objective"]
     lines = _lines(log)

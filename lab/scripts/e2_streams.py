@@ -6,8 +6,11 @@ For each worker count W the script starts a local Dask cluster of W single-threa
 (started before the clock, as a running cluster would be) and runs
 
     tilesolve solve BOARD --objective matches --islands W --migration none \\
-        --island-methods search --break-rule blackwood --epoch E -t SECONDS \\
-        --scheduler ADDRESS --json
+        --island-methods search --epoch E -t SECONDS --scheduler ADDRESS --json [EXTRA]
+
+(on the official board the search's defaults are Blackwood's setting with each run's deepest
+board completed; the first tables on the page were made with `-- --break-rule blackwood`, 30
+breaks and complete boards only)
 
 Throughput is the run's `stats.streams.total.nodes_per_second`: all placements over the wall
 time from the first task's submission to the last answer. The scaling ratio is
@@ -64,7 +67,7 @@ def run(board: str, workers: int, seconds: float, epoch: float, seed: int,
                                   preload=["tilesolve.hybrid.worker_setup"]) as lc:
         cmd = [sys.executable, "-m", "tilesolve", "solve", board, "--objective", "matches",
                "--islands", str(workers), "--migration", "none", "--island-methods", "search",
-               "--break-rule", "blackwood", "--epoch", str(epoch), "-t", str(seconds),
+               "--epoch", str(epoch), "-t", str(seconds),
                "--seed", str(seed), "--scheduler", lc.scheduler_address, "--json", *extra]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 120)
     if out.returncode not in (0, 1) or not out.stdout.strip():

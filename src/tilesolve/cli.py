@@ -314,6 +314,7 @@ def _dispatch(instance: Path, fmt: str | None, backend: Backend | None, islands:
     from .dispatch import read, solve_instance, solve_islands
 
     result = None
+    reported = _hear_counters(opts)
     try:
         if islands is not None:
             family, inst = load_instance(instance, fmt)
@@ -326,12 +327,30 @@ def _dispatch(instance: Path, fmt: str | None, backend: Backend | None, islands:
             result = solve_instance(family, inst, str(instance),
                                     backend.value if backend else None, opts, fmt)
             result = _not_worse(result, start)
-    except KeyboardInterrupt:
-        _answer_interrupt(best, None, opts, outputs, as_json)
+    except KeyboardInterrupt as stop:
+        _answer_interrupt(best, None, opts, outputs, as_json,
+                          getattr(stop, "stats", None) or reported)
         raise  # no verified board: main() answers `interrupted` alone
     if interrupt.received:  # the solvers stopped at the signal and answered
         _answer_interrupt(best, result, opts, outputs, as_json)
     return result, family, inst
+
+
+def _hear_counters(opts: SolveOptions) -> dict:
+    """The counters (nodes, restarts...) a single backend last reported, kept for the totals
+    of a run a signal stops before the backend answers."""
+    from .core.checkpoint import counters_of
+
+    heard: dict = {}
+    listener = opts.on_report
+
+    def hear(fields: dict) -> None:
+        heard.update(counters_of(fields))
+        if listener is not None:
+            listener(fields)
+
+    opts.on_report = hear
+    return heard
 
 
 def _answer(result, named: str, family, inst, best, outputs: tuple, as_json: bool) -> None:
@@ -407,10 +426,12 @@ ANSWERING = threading.RLock()
 
 
 def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
-                      outputs: tuple[Path | None, Path | None, bool], as_json: bool) -> None:
+                      outputs: tuple[Path | None, Path | None, bool], as_json: bool,
+                      ran: dict | None = None) -> None:
     """Ctrl-C, SIGTERM or SIGHUP: answer with the best verified board, else the result the
     stopped solve gave (status interrupted, exit 128 + the signal), write it to -o and
-    --render as a result is written, and end; return when there is neither."""
+    --render as a result is written, and end; return when there is neither. `ran`: the
+    stats a solve stopped without a result left (a portfolio's lanes, as last reported)."""
     from .core import interrupt
 
     if result is not None:
@@ -422,7 +443,7 @@ def _answer_interrupt(best, result: SolveResult | None, opts: SolveOptions,
     _claim()
     res = interrupted(kept, time.monotonic() - (opts.clock_from or opts.started or 0.0),
                       interrupt.signal_name())
-    best.settle(res, None if result is None else result.stats)
+    best.settle(res, ran if result is None else result.stats)
     if outputs[0] or outputs[1]:
         _write_outputs(res, best.family, best.instance, *outputs, best.header())
     if as_json:

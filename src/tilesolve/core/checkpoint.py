@@ -57,14 +57,18 @@ def lane_cpu(stats: dict) -> float:
     return sum(float(s.get("cpu_seconds") or 0.0) for s in _lanes(stats))
 
 
+def counters_of(fields: dict) -> dict[str, int]:
+    """The COUNTERS among one solver's stats (or its last progress report)."""
+    return {k: int(v) for k in COUNTERS if isinstance(v := fields.get(k), int | float)
+            and not isinstance(v, bool)}
+
+
 def counters(stats: dict) -> dict[str, int]:
     """The COUNTERS in a result's stats, summed over a portfolio's lanes."""
     found: dict[str, int] = {}
     for part in [stats, *_lanes(stats)]:
-        for key in COUNTERS:
-            value = part.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                found[key] = found.get(key, 0) + int(value)
+        for key, value in counters_of(part).items():
+            found[key] = found.get(key, 0) + value
     return found
 
 

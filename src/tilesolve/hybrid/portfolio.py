@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.checkpoint import counters_of
 from ..core.errors import InputError
 from ..core.family import Family
 from ..core.limits import allowance
@@ -376,8 +377,12 @@ class Portfolio:
                     for lost in self.race.reap():
                         self.handle(lost)
                 self.tick()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             self.race.kill_all()
+            # the answer is given from the best board kept (cli, api); the lanes' work so far
+            # goes with the interrupt, for the run's totals and its checkpoint
+            self.reported_counters()
+            stop.stats = {"backends": self.standings.records}
             raise
         finally:
             self.race.shutdown(self.grace(),
@@ -392,6 +397,17 @@ class Portfolio:
         elif msg[0] == "elite":
             self.on_elite(msg[1], msg[2], msg[3], msg[4] if len(msg) > 4 else None)
 
+    def reported_counters(self) -> None:
+        """Lanes stopped before they answered (an interrupt, the limit's grace spent): their
+        counters (nodes, restarts, generations...) as they last reported them, so that the
+        run's totals and its checkpoint keep their work; `reported` marks such stats."""
+        for name, rec in self.standings.records.items():
+            if rec.get("stats"):
+                continue
+            last = counters_of(self.progress.lanes.get(name) or {})
+            if last:
+                rec["stats"] = {**last, "reported": True}
+
     def result(self) -> SolveResult:
         seconds = time.perf_counter() - self.t0
         elite = self.hints.elite
@@ -399,6 +415,7 @@ class Portfolio:
             fitness = elite[1] if self.opts.objective else None
             self.standings.offer("ga", Outcome(Status.TIMEOUT, elite[0], fitness), seconds)
         won = self.standings.winner is not None
+        self.reported_counters()
         name, res = self.standings.settle(seconds)
         res.backend = "portfolio"
         res.seconds = seconds

@@ -49,4 +49,12 @@ BREAK_OPTIONS = Options(
            "partial board of each run when it is at most this many cells short: the free "
            "pieces placed on its holes to match the most joins (exact, CP-SAT), as the record "
            "searches score their boards; 0 off (the default but on the official "
-           "Eternity II: 24)"))
+           "Eternity II: 24)"),
+    Option("scan_order", str, None, "with --break-rule blackwood, the order cells are "
+           "filled in: rows (row by row), or blackwood (libblackwood's: rows down to the last "
+           "five, there a 5x5 block, then columns top to bottom, the last corner closed by "
+           "turns; boards from 10x6); default rows", choices=("rows", "blackwood")),
+    Option("fill_slack", count, None, "with --fill-holes, also complete a run's deepest "
+           "partial board when it is up to this many cells shallower than the deepest "
+           "completed before (more boards tried, each asked only to beat the best); default "
+           "0: only as deep or deeper"))

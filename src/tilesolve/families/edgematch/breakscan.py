@@ -87,6 +87,8 @@ class Schedule:
     colours: tuple[int, ...] = ()  # the blackwood rule's colours to exhaust (colour_rule.py)
     restart_nodes: int | None = None  # placements per run (0: one run), else Luby restarts
     fill_holes: int = 0  # blackwood rule: complete deepest partial boards this short (0 off)
+    fill_slack: int = 0  # ... and those up to this much shallower than the deepest completed
+    order: str = "rows"  # blackwood rule: the order cells are filled in (blackwood_order)
 
     def allow(self, width: int, height: int) -> np.ndarray:
         n = width * height
@@ -147,6 +149,32 @@ def eii_exact(inst: EdgeInstance, cells: list) -> np.ndarray:
     return exact
 
 
+def blackwood_order(width: int, height: int) -> list[tuple[int, int]]:
+    """libblackwood's fill order (its jb470 scenario, read the right way up): rows down to the
+    last five; there a 5x5 block row by row, then the columns up to the last four one at a
+    time top to bottom, then the last 4x5 corner closed by alternating a row's rest and a
+    column's rest. Every cell still comes after its west and north neighbours and before its
+    east and south ones, but the frame cells of the last rows are placed among the others,
+    not all at the end. Boards under 10 wide or 6 high: rows."""
+    if width < 10 or height < 6:
+        return [(r, c) for r in range(height) for c in range(width)]
+    top = height - 5
+    out = [(r, c) for r in range(top) for c in range(width)]
+    out += [(r, c) for r in range(top, height) for c in range(5)]
+    out += [(r, c) for c in range(5, width - 4) for r in range(top, height)]
+    out += [(top, c) for c in range(width - 4, width)]
+    r, c = top + 1, width - 4
+    while len(out) < width * height:  # a column's rest, then the next row's rest
+        out += [(rr, c) for rr in range(r, height)]
+        if c + 1 < width and r < height:
+            out += [(r, cc) for cc in range(c + 1, width)]
+        r, c = r + 1, c + 1
+        if c >= width - 2:  # the last two columns: row by row
+            out += [(rr, cc) for rr in range(r, height) for cc in range(c, width)]
+            break
+    return out
+
+
 def default_schedule(inst: EdgeInstance) -> Schedule:
     """Breaks from three quarters down, about 0.7 per cell there: the exact rowscan reaches
     row 12 of Eternity II (depth ~200) within seconds but rarely further, so a 16x16 board
@@ -161,22 +189,27 @@ class BreakTables:
     """Candidates per cell and their three bucket indexes (W+N, W, N), before ordering."""
 
     def __init__(self, inst: EdgeInstance, fix: Solution | None = None,
-                 meet_fixed: bool = True, later: np.ndarray | None = None):
+                 meet_fixed: bool = True, later: np.ndarray | None = None,
+                 order: list[tuple[int, int]] | None = None):
         """meet_fixed: cells before a fixed piece in the scan must match it exactly (prunes
         early); off, a fixed piece's mismatches count as breaks when the scan reaches it.
-        later[p] (0-based piece): p comes after the other pieces in every bucket."""
+        later[p] (0-based piece): p comes after the other pieces in every bucket.
+        order: the cells in the order they are filled (default row by row), each after its
+        west and north neighbours and before its east and south ones (scan_order)."""
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
         self.inst, self.fixed = inst, fixed
-        self.cells = inst.cells()
+        self.cells = order or inst.cells()
         n = self.ncells = len(self.cells)
-        w = inst.width
         self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         self._kinds: tuple[np.ndarray, np.ndarray] | None = None  # kinds(), found once
-        # (cell, piece0, rot, W, N, E, S)
+        # (depth, piece0, rot, W, N, E, S): placement_rows numbers cells row by row
         self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
+        depth = {cell: i for i, cell in enumerate(self.cells)}
+        if order:
+            self.rows[:, 0] = np.array([depth[c] for c in inst.cells()], np.int32)[self.rows[:, 0]]
         self.rot = np.ascontiguousarray(self.rows[:, 2])
         self.later = np.zeros(len(self.rows), np.int64) if later is None else \
             later[self.rows[:, 1]].astype(np.int64)
@@ -185,10 +218,8 @@ class BreakTables:
         self.keys = (cell * self.nkeys + cw * self.ncol + cn, cell * self.ncol + cw,
                      cell * self.ncol + cn, cell)
         self.sizes = (n * self.nkeys, n * self.ncol, n * self.ncol, n)
-        self.left = np.array([i - 1 if c > 0 else -1 for i, (r, c) in enumerate(self.cells)],
-                             dtype=np.int32)
-        self.up = np.array([i - w if r > 0 else -1 for i, (r, c) in enumerate(self.cells)],
-                           dtype=np.int32)
+        self.left, self.up = (np.array([depth.get(sq.neighbour(c, side), -1) for c in self.cells],
+                                       dtype=np.int32) for side in (sq.W, sq.N))
         self.need_e = np.full(n, -1, np.int32)
         self.need_s = np.full(n, -1, np.int32)
         for i, cell in enumerate(self.cells):
@@ -620,7 +651,9 @@ class _Runs:
         if tables is None:
             later = keep_last.good_group(self.whole, schedule.start_row, seed) \
                 if schedule.keep_last else None
-            tables = BreakTables(inst, fix, later=later)
+            order = blackwood_order(inst.width, inst.height) \
+                if schedule.order == "blackwood" else None
+            tables = BreakTables(inst, fix, later=later, order=order)
         self.t = tables
         self.allow = schedule.allow(inst.width, inst.height)
         self.exact = eii_exact(inst, tables.cells) if self.eii or self.blackwood else None
@@ -634,15 +667,15 @@ class _Runs:
     def completes(self, s) -> bool:
         """Whether this run's deepest partial board is due a completion: at most
         `fill_holes` cells short, and at least as deep as any completed before (in any run)
-        and deeper than this run's last one."""
+        and deeper than this run's last one (`fill_slack` cells less deep with it)."""
         n, d = self.t.ncells, s.max_depth
         return (self.filler is not None and n - self.schedule.fill_holes <= d < n
-                and d >= self.fill_depth and d > self.run_fill_depth)
+                and d >= self.fill_depth - self.schedule.fill_slack and d > self.run_fill_depth)
 
     def complete(self, s, best: int | None) -> tuple[Solution, int] | None:
         """This run's deepest partial board, its holes filled (holefill.py), when that gives
         fewer breaks than `best`; None when it does not, or cannot (its bound says so)."""
-        self.fill_depth = self.run_fill_depth = s.max_depth
+        self.fill_depth, self.run_fill_depth = max(self.fill_depth, s.max_depth), s.max_depth
         found = self.filler.complete(s.deepest(), seed=self.seed + self.run, below=best)
         self.filled += found is not None
         self.unfilled += found is None
@@ -779,7 +812,14 @@ def schedule_of(inst: EdgeInstance, params: dict) -> Schedule:
     fill = BREAK_OPTIONS.value(params, "fill_holes") or 0
     if fill and rule != "blackwood":
         raise InputError(f"--fill-holes works with --break-rule blackwood; got the {rule} rule")
-    return Schedule(breaks, start, bool(keep), rule, *run_options(inst, params, rule), fill)
+    slack = BREAK_OPTIONS.value(params, "fill_slack") or 0
+    if slack and not fill:
+        raise InputError("--fill-slack needs --fill-holes")
+    order = BREAK_OPTIONS.value(params, "scan_order") or "rows"
+    if order != "rows" and rule != "blackwood":
+        raise InputError(f"--scan-order works with --break-rule blackwood; got the {rule} rule")
+    return Schedule(breaks, start, bool(keep), rule, *run_options(inst, params, rule), fill,
+                    slack, order)
 
 
 def run_options(inst: EdgeInstance, params: dict, rule: str) -> tuple[tuple[int, ...], int | None]:
