@@ -110,6 +110,7 @@ def test_the_official_board_searches_with_blackwoods_setting_by_default():
     sched = breakscan.schedule_of(official, {})
     assert (sched.rule, sched.breaks, sched.fill_holes, sched.colours) == \
         ("blackwood", 10, 24, (5, 7, 20))
+    assert (sched.order, sched.fill_slack) == ("blackwood", 2)
     assert breakscan.schedule_of(official, {"breaks": "14"}).breaks == 14  # one option changed
     assert breakscan.schedule_of(official, {"break_rule": "eii"}).rule == "eii"  # or the rule
     other = read_instance(INSTANCES / "e2_16x16.txt")  # another 16x16 set keeps the eii rule

@@ -71,9 +71,12 @@ BLACKWOOD_BREAKS = 30
 # colours, each run's deepest partial board completed when 24 cells or fewer are left. One
 # core, 60 CPU s, seeds 0/1 (lab/pages/hybrid.md, "The deepest partial board, completed"):
 # 462/461 against 452/451 for the Blackwood rule's complete boards (30 breaks) and 457-459
-# for the eii rule; 12, 14 and 16 breaks gave 459/461, 460/463 and 458/460.
+# for the eii rule; 12, 14 and 16 breaks gave 459/461, 460/463 and 458/460. libblackwood's
+# fill order and the completion of boards up to 2 cells shallower than the deepest completed:
+# 120 CPU s, seeds 0-2, deepest boards 248 against 244, 464/463/463 against 462/461/461 in
+# rows (the order alone 462/463/463; lab/pages/hybrid.md, "libblackwood's fill order").
 OFFICIAL_SEARCH = {"break_rule": "blackwood", "colour_rule": "blackwood", "breaks": "10",
-                   "fill_holes": "24"}
+                   "fill_holes": "24", "scan_order": "blackwood", "fill_slack": "2"}
 
 
 @dataclass(frozen=True)
