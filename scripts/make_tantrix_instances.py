@@ -15,7 +15,9 @@ Paper-shaped boards (`--paper-shape`, `challenge_paper_n`): Kino & Uno's boards 
 published; their text fixes places with only two neighbours, which touch each other (Figure
 11, the place of constraint C6), and no hole. The same search on a region of 2 n cells
 (PAPER_DENSITY) with at least `challenge.tips_wanted(n)` = ceil(n / 5) such places and none
-with two neighbours that do not touch; grown from the board of n - 10 from PAPER_GROW_FROM up.
+with two neighbours that do not touch. From PAPER_GROW_FROM (40) up each grows from the written
+board of n - 10, solved again as a fixed board, so `--challenges 50` alone writes the board a
+run from 5 writes (40-60 were written so, budget 90).
 
 The earlier boards stay as their own set, with a red loop for every n (the full set's back
 colour of tile 10; the paper's rule gives blue): `challenge_band_n` (50..100, loops grown on
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import time
 from pathlib import Path
 
 from tilesolve.backends import cpsat as runner
@@ -41,6 +44,7 @@ from tilesolve.families.tantrix import challenge, cpsat
 from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.format import format_instance
 from tilesolve.families.tantrix.instance import Goal, TantrixInstance
+from tilesolve.families.tantrix.parse import read_instance
 from tilesolve.families.tantrix.region import fixed_layout
 
 OUT = Path(__file__).resolve().parent.parent / "instances"
@@ -142,17 +146,21 @@ def grow(n: int, smaller: Solution, seed: int, budget: float, tries: int = 4,
 
 
 def compact_solutions(sizes, seed: int, budget: float, region=compact_region, shape=None,
-                      grow_from: int = GROW_FROM):
+                      grow_from: int = GROW_FROM, smaller=None):
     """(n, solution, how) for each size, smallest first, as each is found. From `grow_from`
     tiles up, growing the board of n - 10 comes first: CP-SAT on the whole region of 80 or
     more cells did not find a loop in budget 300. `region(n)` gives the cells a board may
-    take, `shape(n)` rows on its shape (or None)."""
+    take, `shape(n)` rows on its shape (or None); `smaller(n - 10, seed, budget)`, where
+    given, the solution grown from `grow_from` up (else the one found in this run)."""
     found: dict[int, Solution] = {}
     for n in sorted(sizes):
         rows, cells = shape(n) if shape else None, region(n)
         sol, how = None, ""
-        if n >= grow_from and n - 10 in found:
-            sol = grow(n, found[n - 10], seed + n, budget, region=cells, shape=rows)
+        base = found.get(n - 10)
+        if n >= grow_from and smaller is not None:
+            base = smaller(n - 10, seed, budget)
+        if n >= grow_from and base is not None:
+            sol = grow(n, base, seed + n, budget, region=cells, shape=rows)
             how = f"the board of {n - 10} grown"
         if sol is None:
             sol, how = solve_region(n, cells, seed + n, budget, shape=rows), "CP-SAT"
@@ -167,13 +175,26 @@ def compact_solutions(sizes, seed: int, budget: float, region=compact_region, sh
 # Paper-shaped boards (--paper-shape): the cells a board may take are a near-regular hexagon
 # of 2 n cells (twice the tiles, against 4 n / 3 for the compact boards), and the shape carries
 # challenge.tips_wanted(n) places with two neighbours that touch (Figure 11) and no place with
-# two neighbours that do not (C6 as the paper states it would not hold there). Grown from the
-# board of n - 10 from PAPER_GROW_FROM up.
-PAPER_DENSITY, PAPER_GROW_FROM = 0.5, 45
+# two neighbours that do not (C6 as the paper states it would not hold there). From
+# PAPER_GROW_FROM up, grown from the written board of n - 10 (CP-SAT on the whole 80-cell
+# region of challenge 40 found no loop in budget 90).
+PAPER_DENSITY, PAPER_GROW_FROM = 0.5, 40
 
 
 def paper_region(n: int) -> list[hx.Hex]:
     return compact_region(n, PAPER_DENSITY)
+
+
+def paper_file(n: int) -> Path:
+    return OUT / f"tantrix_challenge_paper_{n}.txt"
+
+
+def written_solution(n: int, seed: int, budget: float) -> Solution | None:
+    """A solution of the written paper-shaped board n (a fixed board: CP-SAT, seconds), so
+    that a board grows from the same loop whether or not n was made in this run."""
+    if not paper_file(n).exists():
+        return None
+    return solve_region(n, read_instance(paper_file(n)).board, seed + n, budget)
 
 
 def paper_shape(n: int):
@@ -293,9 +314,12 @@ def _board(n: int, cells, sol: Solution | None, colour: str | None = None) -> Ta
 
 
 def write_compact(sizes, seed: int, budget: float, paper: bool = False) -> None:
-    kind = dict(region=paper_region, shape=paper_shape, grow_from=PAPER_GROW_FROM) if paper \
-        else {}
+    kind = dict(region=paper_region, shape=paper_shape, grow_from=PAPER_GROW_FROM,
+                smaller=written_solution) if paper else {}
+    start = time.process_time()  # CP-SAT's worker threads count: they are this process's
     for n, sol, how in compact_solutions(sizes, seed, budget, **kind):
+        cpu, start = time.process_time() - start, time.process_time()
+        print(f"challenge {n}: {cpu:.1f} CPU s", flush=True)
         if sol is None:
             print(f"challenge {n}: no solution found in budget {budget}; not written")
             continue
