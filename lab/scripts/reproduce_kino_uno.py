@@ -197,8 +197,10 @@ def reach_text(rows: dict, sizes: list[int], goals: bool = True) -> str:
                                                                             0).key))]
             done = [n for n, r in ran if r["solved"]]
             end = ""
-            if ran and ran[-1][1]["solved"] and ran[-1][0] < LARGE[-1]:
+            if ran and ran[-1][1]["solved"] and ran[-1][0] < max(sizes):
                 end = " (larger sizes not run: the ladder was stopped there)"
+            elif ran and ran[-1][1]["solved"]:
+                end = " (the largest board)"
             elif ran and not ran[-1][1]["solved"]:
                 end = f" (n = {ran[-1][0]}: {_cell(ran[-1][1])})"
             lines.append(f"- {name}, {solver}: largest solved n = {max(done, default='-')}{end}")
@@ -303,7 +305,10 @@ more than 75% of the rows hold more than 30% of that row's tiles). The paper-sha
 are solutions CP-SAT found (one worker, seed 1 + n, a deterministic budget) on a region of
 2 n cells (the compact boards: 4 n / 3) with at least ceil(n / 5) two-neighbour places, all
 of Figure 11's kind: about the most a red challenge allows, as only tiles 2 and 3, a fifth of
-the tiles, have a 120-degree red line. Their shape beside the compact boards':
+the tiles, have a 120-degree red line. CP-SAT on the whole region found no loop at 35 and 40
+in its budget, so 35 and 40-60 grew from the board of n - 10: the tiles within three cells
+of a place next to its loop freed and refilled with ten more, the shape rule holding on the
+whole board. Their shape beside the compact boards':
 
 {shapes}
 
@@ -372,6 +377,12 @@ COMPACT_LOAD = ("4-20 during the first pass (120 s limits; 300 s from n = 60 for
                 "in a background CPU group that gets the idle cycles)")
 
 
+# the load the committed kino_uno_paper.csv ran under (1-minute averages of `uptime` every 30 s)
+PAPER_LOAD = ("not recorded for 5-35 (30 and 35 rerun on a quiet machine); 1.0-2.0 for 40-60 "
+              "(a shared machine: other work ran beside them at the start; these runs in a "
+              "background CPU group, CPU seconds 82-100% of wall)")
+
+
 def main() -> None:
     ap = parser(__doc__.splitlines()[0], runs=1)
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per run")
@@ -390,7 +401,7 @@ def main() -> None:
                     help="only the equal-cost runs: one whole `tilesolve solve` process per "
                          "paper-shaped board (kino_uno_cost.csv)")
     ap.add_argument("--cost-time-limit", type=float, default=120.0)
-    ap.add_argument("--paper-load", default="not recorded",
+    ap.add_argument("--paper-load", default=PAPER_LOAD,
                     help="the load average during the paper-shaped boards' runs")
     args = ap.parse_args()
     Path(args.out_dir).mkdir(parents=True, exist_ok=True)
