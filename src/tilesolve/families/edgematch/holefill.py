@@ -60,8 +60,7 @@ class HoleFiller:
         cols = b.col[free]  # (piece, turn, side)
         miss = ((shown[:, None, None, :] >= 0)
                 & (cols[None, :, :, :] != shown[:, None, None, :])).sum(axis=3)
-        fits = b.allowed[holes][:, free, :] & \
-            (b.piece_class[free][None, :] == b.cell_class[holes][:, None])[:, :, None]
+        fits = b.allowed[holes][:, free, :]  # the frame rule keeps each class to its cells
         return int(np.where(fits, miss, 5).min(axis=(1, 2)).sum())
 
     def complete(self, partial: Solution, seed: int = 0, time_limit: float = 5.0,
