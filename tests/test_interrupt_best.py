@@ -118,7 +118,9 @@ def test_kill_9_leaves_the_last_board_whole_and_no_temporary_file(tmp_path):
     assert proc.returncode == -signal.SIGKILL
     assert wait_gone(tag) == []
     assert _score(out_file) in {entry["score"] for entry in _lines(log)}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["best.txt", "log.jsonl"]
+    # a temporary file made just before the kill is removed by the watcher once the run is gone
+    assert wait_for(lambda: sorted(p.name for p in tmp_path.iterdir()) ==
+                    ["best.txt", "log.jsonl"]), sorted(p.name for p in tmp_path.iterdir())
 
 
 def test_log_boards_needs_a_log(cli):

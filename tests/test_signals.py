@@ -71,6 +71,34 @@ def test_an_interrupted_write_leaves_the_old_file_and_no_partial_one(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
 
 
+def test_a_write_killed_by_sigkill_leaves_no_temporary_file(tmp_path):
+    """SIGKILL runs no code of the writer: the temporary file beside the target, made but not
+    yet renamed, is removed by the watcher it was told to before it existed."""
+    import subprocess
+    import sys
+
+    target = tmp_path / "board.txt"
+    target.write_text("old board\n")
+    script = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from tilesolve.core.textfile import write_atomic\n"
+        "def half_then_kill(tmp):\n"
+        "    tmp.write_text('half a bo')\n"
+        "    print(tmp.name, flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "write_atomic(Path(sys.argv[1]), half_then_kill)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(target)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL
+    temporary = proc.stdout.strip()
+    assert temporary.startswith(".board.txt.") and temporary.endswith(".txt")
+    assert wait_for(lambda: [p.name for p in tmp_path.iterdir()] == ["board.txt"]), \
+        [p.name for p in tmp_path.iterdir()]
+    assert target.read_text() == "old board\n"
+
+
 def test_a_lane_is_booked_before_a_signal_held_during_its_start_comes_out(monkeypatch):
     # SIGTERM while a lane started: the lane was left out of the race's books, so out of its
     # kill; the process's exit removed the queues' semaphores while the lane still loaded

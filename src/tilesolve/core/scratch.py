@@ -10,7 +10,11 @@ file tells the watcher the solver's owner is gone, and it does the same clean-up
 
 Processes are found through /proc (Linux); elsewhere only the folder is removed.
 
-This file runs as the watcher script too (`python -I -S scratch.py`, the folder on its stdin,
+The same watcher removes the temporary files that `textfile.write_atomic` makes beside an
+output (`leftovers`): a SIGKILL between such a file's creation and its rename left it behind
+(once in four clean test runs), so each name is told to the watcher before the file exists.
+
+This file runs as the watcher script too (`python -I -S scratch.py`, the names on its stdin,
 not on its command line, so that the watcher is not one of the folder's users), so it
 imports nothing but the standard library.
 """
@@ -70,10 +74,34 @@ def watch(folder: str | None = None) -> subprocess.Popen:
     return watcher
 
 
-def tell(watcher: subprocess.Popen, folder: str) -> None:
-    """Give a watcher started without one the folder to clean."""
-    watcher.stdin.write(os.fsencode(folder) + b"\n")
+def tell(watcher: subprocess.Popen, folder: str, kind: bytes = b"D") -> None:
+    """Give a watcher started without one the folder to clean (kind D), or a file to remove
+    if it still exists when this process ends (kind F)."""
+    watcher.stdin.write(kind + os.fsencode(folder) + b"\n")
     watcher.stdin.flush()
+
+
+_LEFTOVERS: tuple[int, subprocess.Popen] | None = None  # (owner pid, watcher) of this process
+
+
+def leftovers() -> subprocess.Popen | None:
+    """This process's watcher of temporary files (started on first use, one per process:
+    a forked child starts its own); None where no watcher can be started."""
+    global _LEFTOVERS
+    if _LEFTOVERS is None or _LEFTOVERS[0] != os.getpid():
+        try:
+            _LEFTOVERS = (os.getpid(), watch())
+        except OSError:
+            return None
+    return _LEFTOVERS[1]
+
+
+def tell_file(path: str) -> None:
+    """Have `path` removed, if it is still there, once this process ends however it ends."""
+    watcher = leftovers()
+    if watcher is not None:
+        with contextlib.suppress(OSError, ValueError):
+            tell(watcher, path, b"F")
 
 
 def release(watcher: subprocess.Popen) -> None:
@@ -104,10 +132,15 @@ def scratch_folder(prefix: str) -> Iterator[str]:
 
 def _watcher_main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    folder = os.fsdecode(sys.stdin.buffer.readline().rstrip(b"\n"))
-    while sys.stdin.buffer.read(4096):
-        pass
-    if folder:
+    folders, files = [], set()
+    for line in sys.stdin.buffer:  # until the end of file: the owner is gone
+        kind, name = line[:1], os.fsdecode(line[1:].rstrip(b"\n"))
+        if name:
+            (files.add(name) if kind == b"F" else folders.append(name))
+    for name in files:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+    for folder in folders:
         clean(folder)
 
 

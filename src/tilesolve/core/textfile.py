@@ -277,16 +277,20 @@ def check_writable(path: str | Path, append: bool = False) -> Path:
 def write_atomic(path: str | Path, write) -> None:
     """Create `path` whole or not at all: `write(tmp)` fills a temporary file beside it, which
     then replaces `path` in one step (an interrupt leaves no partial file)."""
-    import os
-    import tempfile
+    import secrets
+
+    from .scratch import tell_file  # the watcher's script imports nothing of ours
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)  # `-o out/board.txt` in a fresh checkout
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+    while True:
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}{path.suffix}")
+        tell_file(tmp)  # before it exists: a SIGKILL from here on leaves no temporary file
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            break
+        except FileExistsError:
+            continue
     try:
         write(Path(tmp))
         os.replace(tmp, path)
