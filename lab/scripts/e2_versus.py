@@ -22,6 +22,9 @@ at each new deepest depth; nothing else in its search changes). Its boards use t
 colour order: the colours are mapped to ours through its piece list (data/tomy_EternityII.py,
 the official pieces in the same order and orientation as ours).
 
+Ours is stopped by Ctrl-C when its CPU seconds (its process tree) reach the budget, so a
+machine with other work gives both the same CPU; `--boards DIR` keeps each run's best board.
+
 Rows go to --csv as they come (solver, seed, cpu_seconds, score, raw, pieces); seeds already
 there are skipped, so a stopped measurement resumes. --plot draws both curves, --table
 prints the median score of each at a few CPU times.
@@ -40,6 +43,7 @@ import os
 import pty
 import re
 import select
+import signal
 import statistics
 import subprocess
 import sys
@@ -224,11 +228,17 @@ class Peer(e2_rate.Peer):
         self.proc.stdin.flush()
 
 
-def run_ours(instance: str, seed: int, seconds: float, core: int, log: str) -> subprocess.Popen:
+def run_ours(instance: str, seed: int, seconds: float, core: int, log: str,
+             board: str | None) -> subprocess.Popen:
+    """Our default on `core`. Its wall limit is generous: the run is stopped by Ctrl-C when its
+    CPU seconds reach `seconds` (on a machine with other work a wall limit would give it less
+    CPU than the peer), and it keeps its best board (`-o`) as any interrupted run does."""
+    out = ["-o", board] if board else []
     return subprocess.Popen(
         ["taskset", "-c", str(core), sys.executable, "-m", "tilesolve", "solve", instance,
-         "--objective", "matches", "--threads", "1", "--seed", str(seed), "-t", str(seconds),
-         "--log-jsonl", log, "--json"], stdout=subprocess.PIPE, text=True)
+         "--objective", "matches", "--threads", "1", "--seed", str(seed),
+         "-t", str(4 * seconds + 60), "--log-jsonl", log, "--json", *out],
+        stdout=subprocess.PIPE, text=True)
 
 
 class TreeClock:
@@ -281,13 +291,15 @@ def one_seed(args, seed: int, out: csv.DictWriter) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "ours.jsonl")
         t0 = time.monotonic()
-        ours = run_ours(args.board, seed, args.seconds, mine, log)
-        clock = TreeClock(ours.pid)
+        ours = run_ours(args.board, seed, args.seconds, mine, log,
+                        args.boards and os.path.join(args.boards, f"tilesolve_seed{seed}.txt"))
+        clock, stopped = TreeClock(ours.pid), False
         while ours.poll() is None or peer.cpu() < args.seconds:
-            if time.monotonic() - t0 > args.seconds + args.peer_wait:
+            if time.monotonic() - t0 > 4 * args.seconds + 60 + args.peer_wait:
                 break
-            if ours.poll() is None:
-                clock.sample()
+            if ours.poll() is None and clock.sample() >= args.seconds and not stopped:
+                ours.send_signal(signal.SIGINT)
+                stopped = True
             if peer.cpu() < args.seconds:
                 peer.ask()
             time.sleep(args.every)
@@ -301,13 +313,19 @@ def one_seed(args, seed: int, out: csv.DictWriter) -> None:
                       "cpu_seconds": round(clock.at(ln["t"]), 2), "score": ln["score"],
                       "raw": ln["score"]})
     colours = jef_colours(args.peer, pieces)
-    last = None
+    last, best = None, -1
     for at, url in peer.boards:
         if url == last:
             continue
         last = url
         board = decode(url, colours, pieces)
-        score = checked_score(args.board, w, fill(w, h, pieces, board))
+        filled = fill(w, h, pieces, board)
+        score = checked_score(args.board, w, filled)
+        if args.boards and score > best:
+            best = score
+            rows = [[list(filled[r * w + c]) for c in range(w)] for r in range(h)]
+            Path(args.boards, f"libblackwood_seed{seed}.json").write_text(
+                json.dumps({"board": rows}) + "\n")
         out.writerow({"solver": "libblackwood", "seed": seed, "cpu_seconds": round(at, 2),
                       "score": score, "raw": raw_score(w, h, pieces, board),
                       "pieces": len(board)})
@@ -388,11 +406,15 @@ def main() -> None:
     ap.add_argument("--peer-wait", type=float, default=120.0,
                     help="wall seconds the peer may go on after ours to reach its CPU seconds")
     ap.add_argument("--csv", required=True)
+    ap.add_argument("--boards", help="a folder for each run's best board (ours: `-o`; "
+                    "libblackwood's: its best board with the holes filled, as scored)")
     ap.add_argument("--plot")
     ap.add_argument("--table", default="10,30,60,120,300,600,1800,3600",
                     help="CPU seconds at which --table prints the medians")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
+    if args.boards:
+        os.makedirs(args.boards, exist_ok=True)
     have = {r["seed"] for r in read_rows(args.csv)}
     todo = [s for s in seeds if s not in have]
     if todo and not args.peer:
