@@ -91,3 +91,41 @@ def test_the_lns_stops_at_the_puzzles_maximum():
                                        time_limit=600, params={"window": 7, "empty": 6}))
     assert out.objective == check.max_score(inst) == 10
     assert out.stats["steps"] == out.stats["steps_to_best"] > 0
+
+
+def test_the_window_grows_while_steps_find_nothing_better_and_stays_when_fixed():
+    inst, start = poor_board()
+    grown, fixed = (lns.solve(inst, SolveOptions(
+        objective="longest", seed=1, threads=1, hint=start,
+        params={"window": 2, "empty": 2, "steps": 6, "window_seconds": 5, "widen": 1,
+                "window_max": most})) for most in (6, 2))
+    # windows of 2 tiles cannot close the red loop through 10: steps fail, the window grows
+    assert grown.stats["window_reached"] == 6
+    assert fixed.stats["window_reached"] == 2
+    for out in (grown, fixed):
+        assert check.verify(inst, out.solution, check.LONGEST).ok
+
+
+def test_a_capped_window_counts_each_colour_up_to_the_cap():
+    inst, start = poor_board()
+    taken, empty = lns.window(start, (0, 0), 10, 8, random.Random(0))
+    model = WindowModel(inst, start, taken, empty, floor=0, cap=4)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(model.m) == cp_model.OPTIMAL
+    assert solver.objective_value // (len(model.cells) + 1) == 4  # the red loop counted to 4
+    rep = check.verify(inst, model.board(solver), check.LONGEST)
+    assert rep.ok and rep.score >= 4
+
+
+def test_the_cap_rises_as_the_colours_reach_it_and_the_full_score_is_kept():
+    inst, start = poor_board()
+    out = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,
+                                       params={"window": 7, "empty": 6, "steps": 10,
+                                               "window_seconds": 10, "cap": 2}))
+    rep = check.verify(inst, out.solution, check.LONGEST)
+    assert rep.ok and rep.score == out.objective
+    # the red loop reached the cap (2), so the cap was raised at least once, and the full
+    # score of the best board is at least the last cap reached
+    assert out.stats["cap_reached"] > 2
+    assert out.objective >= out.stats["cap_reached"] - 1

@@ -19,7 +19,8 @@ INSTANCE FILE --objective longest` reproduces its score) and a markdown table is
     python lab/scripts/tantrix_56.py --cpu-budget 300 --backends milp:highs,sat,cpsat --from-best
     taskset -c 1 python lab/scripts/tantrix_56.py --cpu-budget 600 --backends lns --from-best
 
-A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`).
+A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`) and
+set options the same way (`lns:window=22:window_max=22`: `--window 22 --window-max 22`).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
     os.nice(niceness)
     import tilesolve
 
-    backend, _, solver = backend.partition(":")
+    backend, *extra = backend.split(":")
+    options = dict(e.split("=", 1) if "=" in e else ("solver", e) for e in extra)
     instance = f"instances/tantrix_{puzzle}.txt"
     t0, c0 = time.perf_counter(), _cpu()
     try:
@@ -95,7 +97,7 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
                          stop=CpuBudget(budget), on_solution=keep_improvements(
                              game, instance, partial, t0, c0),
                          hint=start,  # CP-SAT's hint, the MILP's start, the SAT solver's phases
-                         **({"solver": solver} if solver else {})).to_json()
+                         **options).to_json()
     except Exception as exc:  # noqa: BLE001 - recorded in the run's file
         res = {"status": "error", "error": str(exc)}
     res["instance"] = instance

@@ -8,6 +8,18 @@ re-solves the window with CP-SAT for Downing's score, the rest of the board fixe
 A tile may move to one of the empty cells and leave its own cell empty, so the cluster's
 outline moves step by step.
 
+The window grows while it finds nothing better: after `--widen` steps without a better board
+it takes 2 more tiles and 1 more empty cell, up to `--window-max` tiles, its CP-SAT time
+growing in proportion (`--window-seconds` is the time of a window of `--window` tiles). From
+the best Loop board (93), windows of 10 tiles found nothing better in 1,387 steps (84 CPU s);
+one of 22 tiles found 94 within 40 s (lab/pages/tantrix_56.md).
+
+`--cap N` steers the steps by a balanced score: each goal colour counts at most N tiles (and N
+rises by one whenever every colour reaches it), so a step may shorten a loop that is longer
+than N to lengthen a short one; the best board is still the one of the highest full score.
+The best Loop boards had red and blue loops of 36-37 tiles and yellow and green of 4 and 16,
+where every step that lengthens yellow or green costs red or blue more than it gives.
+
 Windows, one of two kinds per step:
 - loop surgery (`--surgery`, the share of steps): a goal colour, its longest piece of the
   goal's kind and the nearest other piece of that colour; the window is centred where the two
@@ -49,15 +61,26 @@ OPTIONS = Options(
            "longest piece of a goal colour to the nearest other piece of that colour"),
     Option("window_seconds", seconds, 2.0, "--objective longest: CP-SAT's time on one window "
            "(seconds and deterministic units)"),
+    Option("window_max", positive_int, 30, "--objective longest: the most tiles a window grows "
+           "to while steps find nothing better (--window: a fixed window)"),
+    Option("widen", positive_int, 40, "--objective longest: steps without a better board before "
+           "the window takes 2 more tiles"),
+    Option("cap", positive_int, None, "--objective longest: steps maximise the score with each "
+           "goal colour counted up to this many tiles (raised by 1 when all reach it); the best "
+           "board is judged by the full score"),
     Option("steps", positive_int, 200, "--objective longest: steps when there is no -t"),
     Option("hint", str, None, "--objective longest: a board file to start from"),
 )
 
 
-def surgery_centre(inst, board: Solution, rng: random.Random) -> Hex | None:
+def surgery_centre(inst, board: Solution, rng: random.Random,
+                   cap: int | None = None) -> Hex | None:
     """Where a goal colour's longest piece of the goal's kind comes closest to another piece
-    of that colour (None when the colour draws one piece only)."""
-    goal = rng.choice(inst.goals)
+    of that colour (None when the colour draws one piece only); with a cap, a colour below it
+    where there is one."""
+    short = [g for g in inst.goals if cap is not None and check.longest_piece(
+        check.colour_lines(board, g.colour), g.kind) < cap]
+    goal = rng.choice(short or inst.goals)
     lines = check.colour_lines(board, goal.colour)
     want = goal.kind == "loop"
     mine = [p for p, closed in zip(lines.pieces, lines.closed, strict=True) if closed == want]
@@ -91,6 +114,9 @@ class FreeShapeLns:
         self.rng = random.Random(opts.seed)
         self.steps = self.moves = self.better = self.surgeries = self.rejected = 0
         self.best_step = 0  # the step that found the best board
+        self.size = self.p["window"]  # the window's tiles now (grows while nothing is found)
+        self.stale = 0  # steps since the last better board
+        self.cap = self.p["cap"]  # each goal colour's most tiles in the steps' score (None: all)
 
     def start(self) -> Solution | None:
         """The hint board when it verifies, else the search backend's compact fill."""
@@ -105,26 +131,37 @@ class FreeShapeLns:
                 return {t.cells[i]: (t.tiles[j], rot) for i, (j, rot) in enumerate(full)}
         return None
 
+    def steered(self, board: Solution) -> int:
+        """The score the steps maximise: the full score, or with --cap each goal's piece
+        counted up to the cap."""
+        if self.cap is None:
+            return int(check.score(self.inst, board))
+        return sum(min(self.cap, check.longest_piece(check.colour_lines(board, g.colour),
+                                                     g.kind)) for g in self.inst.goals)
+
     def late(self) -> bool:
         deadline = self.opts.deadline()
         return self.opts.stopped() or (deadline is not None and time.monotonic() >= deadline)
 
-    def step(self, board: Solution, score: int) -> tuple[Solution, int] | None:
-        """One window re-solved; the verified board and its score, or None."""
+    def step(self, board: Solution, floor: int) -> tuple[Solution, int] | None:
+        """One window re-solved, its steered score at least `floor`; the verified board and
+        its full score, or None."""
         centre = None
         if self.rng.random() < self.p["surgery"]:
-            centre = surgery_centre(self.inst, board, self.rng)
+            centre = surgery_centre(self.inst, board, self.rng, self.cap)
             self.surgeries += centre is not None
         if centre is None:
             centre = self.rng.choice(sorted(board))
-        taken, empty = window(board, centre, self.p["window"], self.p["empty"], self.rng)
-        model = WindowModel(self.inst, board, taken, empty, floor=score)
+        grown = self.size - self.p["window"]
+        taken, empty = window(board, centre, self.size, self.p["empty"] + grown // 2, self.rng)
+        model = WindowModel(self.inst, board, taken, empty, floor=floor, cap=self.cap)
+        budget = self.p["window_seconds"] * self.size / self.p["window"]
         left = self.opts.remaining()
-        limit = self.p["window_seconds"] if left is None else min(left, self.p["window_seconds"])
+        limit = budget if left is None else min(left, budget)
         # the deterministic limit makes a seeded run repeat on a loaded machine as well
         solver = runner.make_solver(dataclasses.replace(
             self.opts, time_limit=max(0.01, limit), seed=self.rng.randrange(2**31 - 1),
-            verbose=False, params={}), max_deterministic_time=self.p["window_seconds"])
+            verbose=False, params={}), max_deterministic_time=budget)
         if solver.solve(model.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         new = model.board(solver)
@@ -139,27 +176,42 @@ class FreeShapeLns:
         board = self.start()
         if board is None:
             return Outcome(Status.TIMEOUT, stats=self.stats(t0, None))
-        score = int(check.score(self.inst, board))
+        score, steer = int(check.score(self.inst, board)), self.steered(board)
         best, best_score = dict(board), score
         self.opts.offer(best, float(best_score), source="lns")
         limit = None if self.opts.time_limit is not None else self.p["steps"]
         top = check.max_score(self.inst)  # every arc of the goal colours on its line: done
         while best_score < top and not self.late() and (limit is None or self.steps < limit):
             self.steps += 1
-            got = self.step(board, score)
-            if got is not None and got[1] >= score:
+            got = self.step(board, steer)
+            if got is not None and self.steered(got[0]) >= steer:
                 self.moves += got[0] != board
                 board, score = got
+                steer = self.steered(board)
+                if self.cap is not None and steer == self.cap * len(self.inst.goals):
+                    self.cap += 1  # every colour reached the cap: ask one more tile of each
+                    steer = self.steered(board)
             if score > best_score:
                 best, best_score = dict(board), score
                 self.better += 1
                 self.best_step = self.steps
+                self.stale = 0
                 self.opts.offer(best, float(best_score), source="lns")
+            else:
+                self.widen()
             self.opts.report(best=best_score, steps=self.steps)
         return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
 
+    def widen(self) -> None:
+        """One more step without a better board: after `widen` of them the window grows."""
+        self.stale += 1
+        if self.stale >= self.p["widen"] and self.size < self.p["window_max"]:
+            self.size = min(self.p["window_max"], self.size + 2)
+            self.stale = 0
+
     def stats(self, t0: float, best) -> dict:
         return {**{k: v for k, v in self.p.items() if k != "hint"}, "solver": "free-shape lns",
+                "window_reached": self.size, "cap_reached": self.cap,
                 "steps": self.steps, "steps_to_best": self.best_step, "moves": self.moves,
                 "improvements": self.better,
                 "surgery_windows": self.surgeries, "rejected_by_checker": self.rejected,

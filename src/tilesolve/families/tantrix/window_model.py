@@ -84,7 +84,7 @@ class WindowModel:
     """The window's CP-SAT model; `board(solver)` reads the whole board back."""
 
     def __init__(self, inst: TantrixInstance, board: Solution, taken: list[Hex],
-                 empty: list[Hex], floor: int):
+                 empty: list[Hex], floor: int, cap: int | None = None):
         self.inst, self.m = inst, cp_model.CpModel()
         self.cells = list(taken) + list(empty)
         self.win = set(self.cells)
@@ -94,6 +94,8 @@ class WindowModel:
         self._golden()
         self._connected_without_holes()
         terms = [self._goal(g.colour, g.kind) for g in inst.goals]
+        if cap is not None:  # each colour counts at most `cap` tiles (lns.py's --cap)
+            terms = [self._at_most(t, cap) for t in terms]
         self.score = sum(terms)
         self.m.add(self.score >= floor)
         # ties go to the board that differs most from the current one, so a plateau of equal
@@ -226,6 +228,12 @@ class WindowModel:
         term = self.m.new_int_var(0, self.inst.n, f"score_{k}")
         self.m.add_max_equality(term, [picked, alone[kind]])
         return term
+
+    def _at_most(self, term, cap: int):
+        """min(term, cap) as the objective sees it (a maximised variable below both)."""
+        low = self.m.new_int_var(0, cap, "capped")
+        self.m.add(low <= term)
+        return low
 
     def board(self, solver: cp_model.CpSolver) -> Solution:
         out = dict(self.fixed)
