@@ -2,7 +2,7 @@
 
 For each seed, `tilesolve solve BOARD --objective matches --threads 1 --seed S` runs pinned to
 one core and libblackwood (jfbucas/libblackwood, Blackwood's method, its default jb470
-scenario, `SEED=S`) pinned to the other, at the same time, for the same CPU seconds. Ours
+scenario) pinned to the other, at the same time, for the same CPU seconds. Ours
 logs every better verified board (`--log-jsonl`); its CPU seconds at a line are its wall
 seconds times the run's CPU over wall (one thread on a core of its own: within a few percent of
 1). libblackwood is asked for its deepest board every few seconds (its `b` command) and the
@@ -37,6 +37,7 @@ prints the median score of each at a few CPU times.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -52,7 +53,6 @@ import threading
 import time
 from pathlib import Path
 
-import e2_rate
 from e2_rate import cpu_of
 
 import tilesolve
@@ -189,25 +189,40 @@ def checked_score(instance: str, w: int, board: dict) -> int:
 
 
 # --- the runs ---------------------------------------------------------------------------------
-class Peer(e2_rate.Peer):
-    """libblackwood on `core` with SEED=seed: (CPU seconds of its search, URL) on each ask
-    (e2_rate's peer, which counts nodes instead, stops it)."""
+class Peer:
+    """libblackwood on `core`: (CPU seconds of its search, URL) on each ask. `python3
+    libblackwood.py` makes one run and exits when the run's time is up (its heartbeat limit,
+    about 15 minutes, extended at new depths); its own runner (main.py) then starts another,
+    so `keep_going` does the same while the budget lasts: the CPU seconds add up over the
+    runs, each counted from its search's start. Its seed is drawn at random in every run
+    (the SEED variable is read by none of its code), so `seed` only names the run here."""
 
     def __init__(self, folder: str, core: int, seed: int, python: str):
+        self.folder, self.core, self.python = folder, core, python
+        self.boards, self.runs, self.before, self.last = [], 0, 0.0, 0.0
+        self._launch()
+
+    def _launch(self) -> None:
         master, slave = pty.openpty()  # its command reader wants a terminal
-        env = dict(os.environ, QUIET="1", SEED=str(seed))
+        env = dict(os.environ, QUIET="1")
         env.pop("PERF", None)
-        self.proc = subprocess.Popen(["taskset", "-c", str(core), python, "libblackwood.py"],
-                                     cwd=folder, stdin=subprocess.PIPE, stdout=slave,
-                                     stderr=slave, env=env)
+        self.proc = subprocess.Popen(["taskset", "-c", str(self.core), self.python,
+                                      "libblackwood.py"], cwd=self.folder,
+                                     stdin=subprocess.PIPE, stdout=slave, stderr=slave, env=env)
         os.close(slave)
-        self.master, self.boards, self.start, self.done = master, [], None, False
-        self.buf = b""
+        self.master, self.start, self.done, self.buf = master, None, False, b""
+        self.runs += 1
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def cpu(self) -> float:
-        return cpu_of(self.proc.pid) - (self.start or 0.0)
+        """CPU seconds of its searches so far (a run that ended keeps its last reading)."""
+        if self.start is not None:
+            try:
+                self.last = cpu_of(self.proc.pid) - self.start  # a zombie still reads
+            except OSError:
+                pass
+        return self.before + self.last
 
     def _read(self) -> None:
         while not self.done:
@@ -224,8 +239,33 @@ class Peer(e2_rate.Peer):
             self.buf = self.buf[-4096:] if not URL.search(self.buf) else b""
 
     def ask(self) -> None:
-        self.proc.stdin.write(b"b\n")
-        self.proc.stdin.flush()
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.write(b"b\n")
+                self.proc.stdin.flush()
+
+    def keep_going(self, seconds: float) -> None:
+        """A new run when the last one ended and the budget is not spent."""
+        total = self.cpu()
+        if self.proc.poll() is not None and total < seconds:
+            self._close()
+            self.before, self.last = total, 0.0
+            self._launch()
+
+    def _close(self) -> None:
+        self.done = True
+        self.reader.join()
+        os.close(self.master)
+
+    def stop(self) -> None:
+        try:
+            self.proc.stdin.write(b"q\n")
+            self.proc.stdin.flush()
+            self.proc.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self._close()
 
 
 def run_ours(instance: str, seed: int, seconds: float, core: int, log: str,
@@ -301,6 +341,7 @@ def one_seed(args, seed: int, out: csv.DictWriter) -> None:
                 ours.send_signal(signal.SIGINT)
                 stopped = True
             if peer.cpu() < args.seconds:
+                peer.keep_going(args.seconds)
                 peer.ask()
             time.sleep(args.every)
         ours.communicate()
@@ -330,7 +371,8 @@ def one_seed(args, seed: int, out: csv.DictWriter) -> None:
                       "score": score, "raw": raw_score(w, h, pieces, board),
                       "pieces": len(board)})
     print(f"seed {seed}: ours {cpu:.0f} CPU s in {wall:.0f} s wall, {len(lines)} boards; "
-          f"libblackwood {peer_cpu:.0f} CPU s, {len(set(u for _a, u in peer.boards))} boards; "
+          f"libblackwood {peer_cpu:.0f} CPU s in {peer.runs} runs, "
+          f"{len(set(u for _a, u in peer.boards))} boards; "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
 
 

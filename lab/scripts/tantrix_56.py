@@ -127,7 +127,7 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
     proc.start()
     res = queue.get()
     proc.join()
-    res["cpu_budget"] = budget
+    res["cpu_budget"], res["seed"] = budget, seed
     if start is not None:
         res["start_score"] = start_score
     path.write_text(json.dumps(res) + "\n")
@@ -161,6 +161,40 @@ def table(rows: list[tuple[str, str, dict]]) -> str:
     return "\n".join(out)
 
 
+def run_log(puzzle: str, backend: str, budget: float, seed: int, start: int | None) -> Path:
+    tail = "" if start is None else f"_from{start}"
+    return OUT / (f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}{tail}"
+                  ".best-so-far.log.jsonl")
+
+
+def plot(rows: list[tuple[str, str, dict]], path: str) -> None:
+    """Each run's best score against its CPU seconds (its best-so-far log), a panel a puzzle."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    puzzles = sorted({p for p, _b, _r in rows})
+    fig, axes = plt.subplots(1, len(puzzles), figsize=(6.5 * len(puzzles), 4.2), squeeze=False)
+    for ax, puzzle in zip(axes[0], puzzles, strict=True):
+        for _p, backend, res in (r for r in rows if r[0] == puzzle):
+            log = run_log(puzzle, backend, res.get("cpu_budget", 0), res.get("seed", 0),
+                          res.get("start_score"))
+            if not log.exists():
+                continue
+            pts = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+            xs = [p["cpu_seconds"] for p in pts] + [res.get("cpu_seconds", pts[-1]["cpu_seconds"])]
+            ys = [p["objective"] for p in pts] + [pts[-1]["objective"]]
+            name = backend + ("" if "start_score" not in res else f" from {res['start_score']}")
+            ax.step(xs, ys, where="post", label=name)
+        ax.set_title(f"{puzzle}: best verified score against CPU time")
+        ax.set_xlabel("CPU seconds (one thread)")
+        ax.set_ylabel("score (of 168)")
+        ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cpu-budget", type=float, default=300, help="CPU seconds per run")
@@ -172,6 +206,7 @@ def main() -> None:
     ap.add_argument("--from-best", action="store_true",
                     help="start each run from the puzzle's best saved board (CP-SAT's hint, "
                          "the MILP's start, SAT phases): does the backend improve on it?")
+    ap.add_argument("--plot", help="a PNG of each run's best score against its CPU seconds")
     args = ap.parse_args()
     rows = []
     for puzzle in args.puzzles.split(","):
@@ -183,6 +218,8 @@ def main() -> None:
                   f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)
     best_boards()
     print(table(rows))
+    if args.plot:
+        plot(rows, args.plot)
 
 
 if __name__ == "__main__":
