@@ -117,6 +117,7 @@ class FreeShapeLns:
         self.size = self.p["window"]  # the window's tiles now (grows while nothing is found)
         self.stale = 0  # steps since the last better board
         self.cap = self.p["cap"]  # each goal colour's most tiles in the steps' score (None: all)
+        self.steer_start = self.steer_end = None  # the balanced score at the start and end
 
     def start(self) -> Solution | None:
         """The hint board when it verifies, else the search backend's compact fill."""
@@ -177,15 +178,17 @@ class FreeShapeLns:
         if board is None:
             return Outcome(Status.TIMEOUT, stats=self.stats(t0, None))
         score, steer = int(check.score(self.inst, board)), self.steered(board)
+        self.steer_start = steer
         best, best_score = dict(board), score
         self.opts.offer(best, float(best_score), source="lns")
         limit = None if self.opts.time_limit is not None else self.p["steps"]
         top = check.max_score(self.inst)  # every arc of the goal colours on its line: done
         while best_score < top and not self.late() and (limit is None or self.steps < limit):
             self.steps += 1
-            got = self.step(board, steer)
+            got, rose = self.step(board, steer), False
             if got is not None and self.steered(got[0]) >= steer:
                 self.moves += got[0] != board
+                rose = self.steered(got[0]) > steer  # with --cap: a better balanced score
                 board, score = got
                 steer = self.steered(board)
                 if self.cap is not None and steer == self.cap * len(self.inst.goals):
@@ -195,16 +198,16 @@ class FreeShapeLns:
                 best, best_score = dict(board), score
                 self.better += 1
                 self.best_step = self.steps
-                self.stale = 0
                 self.opts.offer(best, float(best_score), source="lns")
-            else:
-                self.widen()
+            self.widen(rose or score == best_score and self.best_step == self.steps)
             self.opts.report(best=best_score, steps=self.steps)
+        self.steer_end = steer
         return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
 
-    def widen(self) -> None:
-        """One more step without a better board: after `widen` of them the window grows."""
-        self.stale += 1
+    def widen(self, better: bool) -> None:
+        """After `widen` steps in a row without a better board (or, with --cap, a better
+        balanced score) the window grows."""
+        self.stale = 0 if better else self.stale + 1
         if self.stale >= self.p["widen"] and self.size < self.p["window_max"]:
             self.size = min(self.p["window_max"], self.size + 2)
             self.stale = 0
@@ -212,6 +215,8 @@ class FreeShapeLns:
     def stats(self, t0: float, best) -> dict:
         return {**{k: v for k, v in self.p.items() if k != "hint"}, "solver": "free-shape lns",
                 "window_reached": self.size, "cap_reached": self.cap,
+                **({} if self.cap is None else {"balanced_start": self.steer_start,
+                                                "balanced_end": self.steer_end}),
                 "steps": self.steps, "steps_to_best": self.best_step, "moves": self.moves,
                 "improvements": self.better,
                 "surgery_windows": self.surgeries, "rejected_by_checker": self.rejected,
