@@ -204,7 +204,7 @@ class Peer:
 
     def _launch(self) -> None:
         master, slave = pty.openpty()  # its command reader wants a terminal
-        env = dict(os.environ, QUIET="1")
+        env = dict(os.environ, QUIET="1", NICE="0")  # it lowers itself to nice 19 by default
         env.pop("PERF", None)
         self.proc = subprocess.Popen(["taskset", "-c", str(self.core), self.python,
                                       "libblackwood.py"], cwd=self.folder,
