@@ -107,10 +107,10 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
 
 
 def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
-            niceness: int, from_best: bool = False) -> dict:
+            niceness: int, from_best: bool | Path = False) -> dict:
     """One run; `from_best`: started from the puzzle's best saved board (its score in the
     file name: `_from<score>`), to see whether the backend improves on it."""
-    start = best_path(puzzle) if from_best else None
+    start = from_best if isinstance(from_best, Path) else best_path(puzzle) if from_best else None
     if start is not None and not start.exists():
         raise SystemExit(f"{start}: no best board saved yet for --from-best")
     start_score = None if start is None else json.loads(start.read_text())["objective"]
@@ -206,13 +206,15 @@ def main() -> None:
     ap.add_argument("--from-best", action="store_true",
                     help="start each run from the puzzle's best saved board (CP-SAT's hint, "
                          "the MILP's start, SAT phases): does the backend improve on it?")
+    ap.add_argument("--from", dest="from_file", type=Path,
+                    help="start from this board (a saved run's JSON) instead of the best one")
     ap.add_argument("--plot", help="a PNG of each run's best score against its CPU seconds")
     args = ap.parse_args()
     rows = []
     for puzzle in args.puzzles.split(","):
         for backend in args.backends.split(","):
             res = run_one(puzzle, backend, args.cpu_budget, args.time_limit, args.seed,
-                          args.nice, args.from_best)
+                          args.nice, args.from_file or args.from_best)
             rows.append((puzzle, backend, res))
             print(f"{puzzle} {backend}: {res.get('status')} score {res.get('objective')} "
                   f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)

@@ -23,7 +23,8 @@ where every step that lengthens yellow or green costs red or blue more than it g
 Windows, one of two kinds per step:
 - loop surgery (`--surgery`, the share of steps): a goal colour, its longest piece of the
   goal's kind and the nearest other piece of that colour; the window is centred where the two
-  come closest, so a re-solve can splice them into one;
+  come closest, so a re-solve can splice them into one; for a line goal, half of these
+  windows are centred on an open end of its longest line instead, where it can grow;
 - a window around a random tile of the cluster.
 
 The checker (`check.verify`) verifies every board the search moves to; a board is kept when
@@ -84,9 +85,14 @@ def surgery_centre(inst, board: Solution, rng: random.Random,
     lines = check.colour_lines(board, goal.colour)
     want = goal.kind == "loop"
     mine = [p for p, closed in zip(lines.pieces, lines.closed, strict=True) if closed == want]
-    if not mine or len(lines.pieces) < 2:
+    if not mine:
         return None
     main = max(mine, key=len)
+    ends = [c for c, _edge in lines.ends if c in main]
+    if ends and rng.random() < 0.5:  # a line goal's longest line grows at its ends
+        return rng.choice(ends)
+    if len(lines.pieces) < 2:
+        return None
     others = [c for p in lines.pieces if p is not main for c in p]
     pairs = [(hx.distance(a, b), rng.random(), a, b) for a in main for b in others]
     _d, _r, a, b = min(pairs)
