@@ -21,6 +21,7 @@ imports nothing but the standard library.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -93,7 +94,15 @@ def leftovers() -> subprocess.Popen | None:
             _LEFTOVERS = (os.getpid(), watch())
         except OSError:
             return None
+        atexit.register(_release_leftovers, *_LEFTOVERS)
     return _LEFTOVERS[1]
+
+
+def _release_leftovers(owner: int, watcher: subprocess.Popen) -> None:
+    """At a normal exit: let the watcher go (it removes what is left) and reap it."""
+    if os.getpid() == owner:
+        with contextlib.suppress(OSError, ValueError):
+            release(watcher)
 
 
 def tell_file(path: str) -> None:
