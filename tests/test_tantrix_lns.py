@@ -129,3 +129,30 @@ def test_the_cap_rises_as_the_colours_reach_it_and_the_full_score_is_kept():
     # score of the best board is at least the last cap reached
     assert out.stats["cap_reached"] > 2
     assert out.objective >= out.stats["cap_reached"] - 1
+
+
+def test_the_lns_takes_a_better_board_from_the_portfolio():
+    from tilesolve.hybrid.lanes import Inbox
+
+    inst, start = poor_board()
+    good = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,
+                                        params={"window": 7, "empty": 6, "steps": 10,
+                                                "window_seconds": 10})).solution
+    inbox = Inbox()
+    inbox.put(good, 10.0)
+    out = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,
+                                       params={"window": 2, "empty": 2, "steps": 1,
+                                               "inbox": inbox}))
+    assert out.objective == 10 and out.stats["adopted"] == 1
+    assert check.verify(inst, out.solution, check.LONGEST).score == 10
+
+
+def test_free_shapes_race_cpsat_and_the_lns_and_share_boards():
+    from tilesolve.families.tantrix.family import FAMILY
+    from tilesolve.hybrid.portfolio import share_by_default
+
+    _, loop = load_instance(INSTANCES / "tantrix_loop56.txt")
+    _, fixed = load_instance(INSTANCES / "tantrix_challenge_10.txt")
+    assert FAMILY.objective_backends(loop) == ("cpsat", "lns")
+    assert share_by_default(FAMILY, list(FAMILY.objective_backends(loop)))
+    assert FAMILY.objective_backends(fixed) == ("search", "cpsat")

@@ -19,8 +19,12 @@ class TantrixFamily(Family):
     def objective_backends(self, instance) -> tuple[str, ...]:
         """--objective longest without -b: the backends raced. MILP and SAT score too (-b milp,
         -b sat), but on the 56-tile puzzles they stay below CP-SAT within 60 CPU s
-        (lab/pages/tantrix_56.md), so they do not take a core from it."""
-        return ("search", "cpsat")
+        (lab/pages/tantrix_56.md), so they do not take a core from it. On a free shape with
+        goals of given colours the free-shape lns races CP-SAT and takes its boards (the
+        portfolio shares by default: the lns takes boards, CP-SAT does not)."""
+        free = instance.shape == "free" and instance.goals and \
+            all(g.colour != "any" for g in instance.goals)
+        return ("cpsat", "lns") if free else ("search", "cpsat")
 
     def draw_text(self, instance, solution) -> str:
         return draw_text(instance, solution)
