@@ -296,6 +296,10 @@ def repair_region(board: Board, pcs, rts, cells: np.ndarray, seed: int,
     # the full LP relaxation closes regions fast: a 3x3 window of a 6x6 board in 0.1 s
     # instead of 16-25 s at the default level; 4x4 windows of Eternity II in about a second
     solver.parameters.linearization_level = 2
+    # a repair is one short step of a longer run: CP-SAT's own Ctrl-C handler would end the
+    # repair and swallow the interrupt, and the run would go on (an API script's Ctrl-C was
+    # lost this way); without it the interrupt is raised when the repair returns
+    solver.parameters.catch_sigint_signal = False
     status = solver.solve(rm.model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return False, status == cp_model.INFEASIBLE

@@ -171,7 +171,8 @@ class FreeShapeLns:
         # the deterministic limit makes a seeded run repeat on a loaded machine as well
         solver = runner.make_solver(dataclasses.replace(
             self.opts, time_limit=max(0.01, limit), seed=self.rng.randrange(2**31 - 1),
-            verbose=False, params={}), max_deterministic_time=budget)
+            verbose=False, params={}), max_deterministic_time=budget,
+            catch_sigint_signal=False)  # a window is one step: Ctrl-C ends the run after it
         if solver.solve(model.m) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
         new = model.board(solver)
