@@ -56,6 +56,17 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def quit_peer(proc: subprocess.Popen) -> None:
+    """Ask libblackwood to quit (its `q` command); killed when it has not within 20 s."""
+    try:
+        proc.stdin.write(b"q\n")
+        proc.stdin.flush()
+        proc.wait(20)
+    except (OSError, subprocess.TimeoutExpired):
+        proc.kill()
+        proc.wait()
+
+
 class Peer:
     """libblackwood's one-thread run on `core`: (CPU seconds, nodes) at each heartbeat."""
 
@@ -109,13 +120,7 @@ class Peer:
         return ((n1 - n0) / (c1 - c0) if c1 > c0 else 0.0), c1 - c0, n1 - n0
 
     def stop(self) -> None:
-        try:
-            self.proc.stdin.write(b"q\n")
-            self.proc.stdin.flush()
-            self.proc.wait(20)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        quit_peer(self.proc)
         self.done = True
         self.reader.join()
         os.close(self.master)

@@ -258,13 +258,7 @@ class Peer:
         os.close(self.master)
 
     def stop(self) -> None:
-        try:
-            self.proc.stdin.write(b"q\n")
-            self.proc.stdin.flush()
-            self.proc.wait(20)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        e2_rate.quit_peer(self.proc)
         self._close()
 
 
