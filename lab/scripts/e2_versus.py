@@ -53,7 +53,7 @@ import threading
 import time
 from pathlib import Path
 
-from e2_rate import cpu_of
+from e2_rate import cpu_of, quit_peer
 
 import tilesolve
 
@@ -258,7 +258,7 @@ class Peer:
         os.close(self.master)
 
     def stop(self) -> None:
-        e2_rate.quit_peer(self.proc)
+        quit_peer(self.proc)
         self._close()
 
 
