@@ -370,8 +370,11 @@ def test_an_interrupted_solve_returns_its_best_verified_board(tmp_path):
     """Ctrl-C in a script used to raise KeyboardInterrupt out of solve() and lose the board."""
     script = tmp_path / "run.py"
     script.write_text(INTERRUPTED)
+    # as from a terminal: Ctrl-C not ignored, whatever an earlier test left in this process
+    # (an ignored SIGINT is inherited, and Python then keeps ignoring it)
     proc = subprocess.Popen([sys.executable, str(script), str(INSTANCES / "e2_16x16.txt")],
-                            stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+                            stdout=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout.readline().startswith("BETTER")  # a verified board is kept
         proc.send_signal(signal.SIGINT)
