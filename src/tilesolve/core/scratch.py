@@ -75,10 +75,10 @@ def watch(folder: str | None = None) -> subprocess.Popen:
     return watcher
 
 
-def tell(watcher: subprocess.Popen, folder: str, kind: bytes = b"D") -> None:
-    """Give a watcher started without one the folder to clean (kind D), or a file to remove
-    if it still exists when this process ends (kind F)."""
-    watcher.stdin.write(kind + os.fsencode(folder) + b"\n")
+def tell(watcher: subprocess.Popen, name: str, kind: bytes = b"D") -> None:
+    """Give a watcher a folder to clean (kind D), or a file to remove if it still exists when
+    this process ends (kind F)."""
+    watcher.stdin.write(kind + os.fsencode(name) + b"\n")
     watcher.stdin.flush()
 
 

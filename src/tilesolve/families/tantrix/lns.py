@@ -76,13 +76,17 @@ OPTIONS = Options(
 )
 
 
+def goal_length(board: Solution, goal) -> int:
+    """Tiles on the goal colour's longest piece of the goal's kind."""
+    return check.longest_piece(check.colour_lines(board, goal.colour), goal.kind)
+
+
 def surgery_centre(inst, board: Solution, rng: random.Random,
                    cap: int | None = None) -> Hex | None:
     """Where a goal colour's longest piece of the goal's kind comes closest to another piece
     of that colour (None when the colour draws one piece only); with a cap, a colour below it
     where there is one."""
-    short = [g for g in inst.goals if cap is not None and check.longest_piece(
-        check.colour_lines(board, g.colour), g.kind) < cap]
+    short = [g for g in inst.goals if cap is not None and goal_length(board, g) < cap]
     goal = rng.choice(short or inst.goals)
     lines = check.colour_lines(board, goal.colour)
     want = goal.kind == "loop"
@@ -146,8 +150,7 @@ class FreeShapeLns:
         counted up to the cap."""
         if self.cap is None:
             return int(check.score(self.inst, board))
-        return sum(min(self.cap, check.longest_piece(check.colour_lines(board, g.colour),
-                                                     g.kind)) for g in self.inst.goals)
+        return sum(min(self.cap, goal_length(board, g)) for g in self.inst.goals)
 
     def late(self) -> bool:
         deadline = self.opts.deadline()
@@ -200,20 +203,20 @@ class FreeShapeLns:
                 steer = self.steered(board)
             self.steps += 1
             got, rose = self.step(board, steer), False
-            if got is not None and self.steered(got[0]) >= steer:
+            if got is not None and (new := self.steered(got[0])) >= steer:
                 self.moves += got[0] != board
-                rose = self.steered(got[0]) > steer  # with --cap: a better balanced score
-                board, score = got
-                steer = self.steered(board)
+                rose = new > steer  # with --cap: a better balanced score
+                (board, score), steer = got, new
                 if self.cap is not None and steer == self.cap * len(self.inst.goals):
                     self.cap += 1  # every colour reached the cap: ask one more tile of each
                     steer = self.steered(board)
-            if score > best_score:
+            improved = score > best_score
+            if improved:
                 best, best_score = dict(board), score
                 self.better += 1
                 self.best_step = self.steps
                 self.opts.offer(best, float(best_score), source="lns")
-            self.widen(rose or score == best_score and self.best_step == self.steps)
+            self.widen(rose or improved)
             self.opts.report(best=best_score, steps=self.steps)
         self.steer_end = steer
         return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
