@@ -230,6 +230,34 @@ def test_cbgi_fix_keeps_permutations_valid():
             assert (pop[:, g] == v).all()
 
 
+class NoCells(Encoding):
+    """Bit strings whose genes show no cells (as a developmental genome): no CBGI."""
+
+    length, target = 8, None
+    random, fitness, mutate, crossover = (OneMax.random, OneMax.fitness, OneMax.mutate,
+                                          OneMax.crossover)
+
+    def decode(self, genome):
+        return {}
+
+
+def test_cbgi_on_a_genome_without_cells_is_refused_before_any_work_or_left_off_in_a_portfolio():
+    from tilesolve.backends.compiled import Unsupported
+
+    enc = NoCells()
+    assert OneMax(8).cbgi_capable and not enc.cbgi_capable
+    seen: list[int] = []
+    cfg = GAConfig(population=6, generations=5, cbgi=True, cbgi_start=0.0, seed=1,
+                   on_generation=lambda st: seen.append(st.generation))
+    with pytest.raises(Unsupported, match="not supported by this model"):
+        evolve(enc, cfg)  # asked for by the user: one line, no generation run
+    assert seen == []
+    res = evolve(enc, cfg, link=CbgiLink())  # a portfolio's lane runs its whole budget
+    assert res.generations == 5 and not res.fixed
+    assert res.stats()["cbgi_off"] == "no gene of this genome fixes a cell (NoCells)"
+    assert "cbgi_off" not in evolve(OneMax(8), cfg, link=CbgiLink()).stats()
+
+
 def test_repair_runs_on_stall():
     enc = Sorting(30)
     cfg = GAConfig(population=10, generations=500, stall_generations=3, mutation_rate=0.0,

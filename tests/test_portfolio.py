@@ -178,6 +178,20 @@ def test_ga_alone_in_the_portfolio_wins_with_a_verified_board():
     assert data["stats"]["backends"]["ga"]["stats"]["evaluations"] > 0
 
 
+def test_a_ga_lane_whose_genome_shows_no_cells_races_on_without_cbgi():
+    # Downing's genome (the Tantrix GA under --objective) is developmental: its lane used to
+    # end in an error when CBGI first looked at the population (here at once: --cbgi-start 0)
+    res = run_cli("solve", "instances/tantrix_discovery_20.txt", "--objective", "longest",
+                  "--backends", "cpsat,ga", "--cbgi-start", "0", "-t", "10", "--seed", "1",
+                  "--json", timeout=120)
+    assert res.returncode == 0, res.stderr
+    stats = json.loads(res.stdout)["stats"]
+    assert stats["backends"]["ga"]["status"] != "error"
+    assert stats["backends"]["ga"]["stats"]["generations"] >= 1
+    assert stats["cbgi"]["enabled"] is False
+    assert stats["cbgi"]["off"] == "no gene of this genome fixes a cell (DowningEncoding)"
+
+
 def _lane(path, **kw) -> LaneSpec:
     base = dict(name="t", backend="cpsat", path=str(path), fmt=None, family="edgematch",
                 time_limit=30, seed=0, threads=1, objective=None)

@@ -173,6 +173,14 @@ class Encoding(ABC):
         """The genome of a solution, to seed the population with a hint."""
         raise ValueError("this encoding cannot seed the population from a solution")
 
+    @property
+    def cbgi_capable(self) -> bool:
+        """Whether its genes show cells and can be forced, as CBGI needs (a developmental
+        genome such as Downing's has no gene that fixes a cell)."""
+        cls = type(self)
+        return cls.gene_cells is not Encoding.gene_cells and \
+            cls.force_genes is not Encoding.force_genes
+
     def gene_cells(self, genome: np.ndarray, idx) -> Solution:
         """The partial assignment genes `idx` of `genome` show (CBGI)."""
         raise Unsupported(self, "convergence-based gene insertion (--cbgi)")
@@ -282,6 +290,8 @@ class GAResult:
     fixed_partial: Solution = field(default_factory=dict)
     released: list[Solution] = field(default_factory=list)
     repairs: int = 0
+    cbgi_off: str = ""  # why a portfolio's CBGI link went unused
+
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -296,6 +306,8 @@ class GAResult:
         if self.fixed or self.released:
             out["cbgi_fixed"] = len(self.fixed)
             out["cbgi_released"] = len(self.released)
+        if self.cbgi_off:
+            out["cbgi_off"] = self.cbgi_off
         return out
 
 
@@ -897,7 +909,15 @@ def evolve(
         link = candidate if isinstance(candidate, CbgiLink) else None
     if config.population < 2:
         raise ValueError("population must be at least 2")
-    return _Run(encoding, config, opts, link).run([np.asarray(s) for s in seeds or ()])
+    off = ""
+    if not encoding.cbgi_capable and (config.cbgi or (config.cbgi is None and link)):
+        if link is None:  # asked for by the user: refused before any work
+            raise Unsupported(encoding, "convergence-based gene insertion (--cbgi)")
+        # the portfolio's GA lane runs on without it (was: an error lane when CBGI first looked)
+        off = f"no gene of this genome fixes a cell ({type(encoding).__name__})"
+        config, link = replace(config, cbgi=False), None
+    res = _Run(encoding, config, opts, link).run([np.asarray(s) for s in seeds or ()])
+    return replace(res, cbgi_off=off) if off else res
 
 
 # --- command-line parameters ------------------------------------------------------------------

@@ -140,6 +140,12 @@ class Cbgi:
                 rel["acknowledged"] = True
 
     def stats(self) -> dict:
-        return {"enabled": self.pf.cfg.cbgi, "backend": self.pf.cfg.cbgi_backend,
-                "runs": [{k: v for k, v in r.items() if k != "partial"} for r in self.runs],
-                "released": self.released}
+        out = {"enabled": self.pf.cfg.cbgi, "backend": self.pf.cfg.cbgi_backend,
+               "runs": [{k: v for k, v in r.items() if k != "partial"} for r in self.runs],
+               "released": self.released}
+        records = self.pf.standings.records
+        off = {(records[n].get("stats") or {}).get("cbgi_off") for n in
+               self.pf.standings.racing("ga")}
+        if off and None not in off:  # every GA lane ran without it: say why
+            out["enabled"], out["off"] = False, off.pop()
+        return out
