@@ -271,6 +271,31 @@ def test_adapt_off_never_reviews_the_lanes(monkeypatch, adapt, reviews):
     assert len(done) == reviews and pf.cfg.adapt == (adapt == "on")
 
 
+def test_a_lane_sent_the_best_board_gets_a_whole_review_window_on_it():
+    # the review stops a lane only after a whole window without a gain: counted from its
+    # start, or from the last board it was sent (it works from that board)
+    import time
+
+    from tilesolve.core.family import load_instance
+    from tilesolve.hybrid.portfolio import Portfolio
+
+    path = INSTANCES / "e2_7x7.txt"
+    family, inst = load_instance(path)
+    pf = Portfolio(family, inst, str(path), SolveOptions(
+        time_limit=60, threads=2, objective="matches",
+        params={"backends": "lns,memetic", "review": "30"}))
+    rec = {"started": 0.0}
+    later = pf.t0 + 40.0
+    assert pf.adapt.had_a_window("lns", rec, later)  # 40 s since its start
+    pf.adapt.boards["lns"] = pf.t0 + 20.0  # sent a board at 20 s
+    assert not pf.adapt.had_a_window("lns", rec, later)
+    assert pf.adapt.had_a_window("lns", rec, pf.t0 + 50.0)
+    assert pf.adapt.had_a_window("memetic", rec, later)  # another lane's board is not its own
+    before = time.perf_counter()
+    pf.adapt.handed("memetic")
+    assert pf.adapt.boards["memetic"] >= before
+
+
 # 11 CPU s (6 s on two cores); the default run: test_adapt_off_never_reviews_the_lanes (the
 # review), test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once (a shared board)
 @pytest.mark.slow

@@ -330,6 +330,7 @@ class Portfolio:
         best = self.standings.best[1]
         if best.verified and takes_boards(self.family, backend):
             self.race.send(name, ("board", dict(best.board), best.objective))
+            self.adapt.handed(name)
             self.shared += 1
 
     # --- the clock -----------------------------------------------------------------------
