@@ -25,8 +25,10 @@ the official pieces in the same order and orientation as ours).
 Ours is stopped by Ctrl-C when its CPU seconds (its process tree) reach the budget, so a
 machine with other work gives both the same CPU; `--boards DIR` keeps each run's best board.
 
-Rows go to --csv as they come (solver, seed, cpu_seconds, score, raw, pieces); seeds already
-there are skipped, so a stopped measurement resumes. --plot draws both curves, --table
+Rows go to --csv when a seed ends (solver, seed, cpu_seconds, score, raw, pieces: libblackwood's
+boards are filled and scored then, not during the race, where the fills would take CPU from
+both); seeds already there are skipped, so a stopped measurement resumes at the seed it was
+in (that seed's boards stay in --boards). --plot draws both curves, --table
 prints the median score of each at a few CPU times.
 
     python lab/scripts/e2_versus.py ../shared/e2_data/e2_256.txt --peer /work/peer/libblackwood \\
