@@ -227,4 +227,7 @@ def test_a_signal_at_any_moment_leaves_no_traceback_process_or_file(run, how, de
     proc = popen_cli(*MOMENTS[run][0], tag=tag, env={"TMPDIR": str(tmp_path)})
     # the moment itself, not a wait for an outcome
     _err = signal_and_check(proc, sig, code, tag, tmp_path, lambda: time.sleep(delay))[1]
-    assert "Traceback" not in _err and "leaked" not in _err, _err
+    # one word on stderr at most: no traceback, no "leaked semaphore", no Dask log line (a
+    # SIGTERM as an islands run's cluster closed printed a worker client's RuntimeError and
+    # Dask's "Failed to remove" for each of its folders)
+    assert [ln for ln in _err.splitlines() if ln.strip()] in ([], ["interrupted"]), _err

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from ..core import scratch
 from ..core.errors import InputError
 from .race import deferred_signals, quiet_tracker, sigint_blocked
+from .worker_setup import quiet_workspace_logs
 
 
 def require():
@@ -41,6 +42,7 @@ def client(address: str | None = None, workers: int = 1) -> Iterator:
             cl.close()
         return
     quiet_tracker()
+    quiet_workspace_logs()
     # processes, not threads: the solvers hold the GIL in their Python parts. Dask's scratch
     # space (the scheduler's and the workers' locks and spill files) goes into a folder
     # that a watcher removes should this process be killed (a kill -9 left
