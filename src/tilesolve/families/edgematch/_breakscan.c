@@ -308,7 +308,7 @@ static inline int fast_place(Fast *t, long long d)
     for (;;) {
         int ph = here->phase;
         const uint32_t *P = t->P[ph];
-        uint32_t key = ph == 1 ? (uint32_t)w[q->up].ps : (uint32_t)w[q->left].pe;
+        uint32_t key = ph == 0 ? 0 : ph == 1 ? (uint32_t)w[q->up].ps : (uint32_t)w[q->left].pe;
         int32_t end = here->lim, i = fast_scan(P, here->pos, end, t->used, q->mask, q->want, ph,
                                                key);
         if (i < end && d < t->floor_end) {
@@ -328,6 +328,8 @@ static inline int fast_place(Fast *t, long long d)
             here[1].br = here->br + (ph != 0);
             return 1;
         }
+        if (here->br >= q->allow)
+            return 0; /* no break left here: the break phases are not tried (most depths) */
         int next = ph;
         do
             if (++next > 2)
