@@ -150,6 +150,14 @@ def wait_for(condition, patience: float = 120.0, step: float = 0.1) -> bool:
     return True
 
 
+def ctrl_c_default() -> None:
+    """A child's `preexec_fn`: Ctrl-C at its default, as from a terminal, whatever an earlier
+    test left in this process (an ignored SIGINT is inherited, and Python keeps ignoring it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def popen_cli(*args: str, tag: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     """Start `tilesolve ARGS...` in its own session, its processes tagged in the environment
     (`env`: extra variables)."""

@@ -13,7 +13,7 @@ import typing
 import warnings
 
 import pytest
-from conftest import INSTANCES, ROOT
+from conftest import INSTANCES, ROOT, ctrl_c_default
 
 import tilesolve
 from tilesolve import InputError, Status
@@ -370,11 +370,9 @@ def test_an_interrupted_solve_returns_its_best_verified_board(tmp_path):
     """Ctrl-C in a script used to raise KeyboardInterrupt out of solve() and lose the board."""
     script = tmp_path / "run.py"
     script.write_text(INTERRUPTED)
-    # as from a terminal: Ctrl-C not ignored, whatever an earlier test left in this process
-    # (an ignored SIGINT is inherited, and Python then keeps ignoring it)
     proc = subprocess.Popen([sys.executable, str(script), str(INSTANCES / "e2_16x16.txt")],
                             stdout=subprocess.PIPE, text=True, cwd=tmp_path,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_default)
     try:
         assert proc.stdout.readline().startswith("BETTER")  # a verified board is kept
         proc.send_signal(signal.SIGINT)

@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import popen_cli, tagged_processes, wait_for
+from conftest import ctrl_c_default, popen_cli, tagged_processes, wait_for
 from fuzzing import SIGNALS, signal_and_check
 
 RUNS = {
@@ -128,8 +128,7 @@ def test_ctrl_c_during_an_exact_repair_reaches_the_run():
     import sys
 
     out = subprocess.run([sys.executable, "-c", REPAIR_THEN_CTRL_C], capture_output=True,
-                         text=True, timeout=300,  # Ctrl-C not ignored (see test_api's)
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         text=True, timeout=300, preexec_fn=ctrl_c_default)
     assert out.stdout.strip() == "INTERRUPTED", (out.stdout, out.stderr[-2000:])
 
 

@@ -292,7 +292,6 @@ class GAResult:
     repairs: int = 0
     cbgi_off: str = ""  # why a portfolio's CBGI link went unused
 
-
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "generations": self.generations,

@@ -272,7 +272,7 @@ static inline int fast_open(Fast *t, long long d, int ph)
 {
     const Depth *q = &t->dp[d];
     Walk *w = t->w;
-    if (ph && (w[d].br >= q->allow || (q->exact & (ph == 1 ? 2 : 1))))
+    if (ph && (q->exact & (ph == 1 ? 2 : 1))) /* the breaks left: fast_place's test */
         return 0;
     int32_t l = w[q->left].pe, u = w[q->up].ps;
     long long b = ph == 0 ? q->off0 + (long long)l * t->ncol + u : q->off1 + (ph == 1 ? l : u);
