@@ -104,6 +104,21 @@ def test_the_search_reports_completed_boards_when_no_complete_one_fits_its_break
     assert report.ok and report.score == 112 - filled.breaks and len(filled.board) == 64
 
 
+def test_fills_look_only_for_boards_better_than_one_found_elsewhere():
+    """A portfolio's other lane holds a board of k breaks: a completion of k or more would
+    not be the race's best, so the fills are asked for fewer (and are reported only then)."""
+    inst = read_instance(INSTANCES / "e2_8x8.txt")
+    sched = breakscan.schedule_of(inst, {"break_rule": "blackwood", "breaks": "1",
+                                         "fill_holes": "12"})
+    alone = breakscan.search(inst, sched, 0, node_limit=3_000_000)
+    k = alone.breaks - 1  # better than anything this search completes alone
+    seen: list[int] = []
+    raced = breakscan.search(inst, sched, 0, node_limit=3_000_000, bound=lambda: k,
+                             on_board=lambda b, n: seen.append(n))
+    assert raced.bounded == 1 and raced.unfilled >= 1
+    assert all(n < k for n in seen) and raced.filled == len(seen)
+
+
 @needs_e2_data()
 def test_the_official_board_searches_with_blackwoods_setting_by_default():
     official = apply_rules(read_instance(E2_DATA / "e2_256.txt"))

@@ -617,7 +617,7 @@ def search(inst: EdgeInstance, schedule: Schedule, seed: int = 0, *,
             found = s.solution(), s.breaks
             runs.nodes = 0  # progress: this value order keeps its budget
         elif runs.completes(s):
-            found = runs.complete(s, best_breaks)
+            found = runs.complete(s, known)
         if found is not None:
             best, best_breaks = found
             known = best_breaks
@@ -677,7 +677,8 @@ class _Runs:
 
     def complete(self, s, best: int | None) -> tuple[Solution, int] | None:
         """This run's deepest partial board, its holes filled (holefill.py), when that gives
-        fewer breaks than `best`; None when it does not, or cannot (its bound says so)."""
+        fewer breaks than `best` (the fewest known here or elsewhere); None when it does not,
+        or cannot (its bound says so)."""
         self.fill_depth, self.run_fill_depth = max(self.fill_depth, s.max_depth), s.max_depth
         found = self.filler.complete(s.deepest(), seed=self.seed + self.run, below=best)
         self.filled += found is not None

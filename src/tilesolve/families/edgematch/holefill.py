@@ -24,6 +24,14 @@ from ...core.result import Solution
 from . import lns
 from .instance import EdgeInstance
 
+# A fill mostly ends in CP-SAT's proof that no better completion is left (0.01-0.05 CPU s for
+# 10-17 holes on the official board); the slow ones are a first fill with no board to beat
+# (CP-SAT optimises and proves: 5 s for 19 holes) and a few proofs that do not close. Official
+# board, default search, one core each, 60 CPU s, seeds 3-8: with 1 s for every fill, 13.4 CPU s
+# of 360 went to fills and the median best board was 463.5 (no seed worse); with 5 s, 21.4 CPU
+# s and 462.5; with 0.5 s for the first and 5 s for the others, 22.2 CPU s and 462.5.
+FILL_SECONDS = 1.0
+
 
 class HoleFiller:
     """Completes partial boards of one instance (its fixed pieces stay where they are)."""
@@ -63,7 +71,7 @@ class HoleFiller:
         fits = b.allowed[holes][:, free, :]  # the frame rule keeps each class to its cells
         return int(np.where(fits, miss, 5).min(axis=(1, 2)).sum())
 
-    def complete(self, partial: Solution, seed: int = 0, time_limit: float = 5.0,
+    def complete(self, partial: Solution, seed: int = 0, time_limit: float = FILL_SECONDS,
                  below: int | None = None) -> tuple[Solution, int] | None:
         """(the completed board, its mismatched joins): the holes filled exactly, or as well
         as CP-SAT gets within `time_limit`. With `below`, only a completion of fewer
