@@ -156,3 +156,32 @@ def test_free_shapes_race_cpsat_and_the_lns_and_share_boards():
     assert FAMILY.objective_backends(loop) == ("cpsat", "lns")
     assert share_by_default(FAMILY, list(FAMILY.objective_backends(loop)))
     assert FAMILY.objective_backends(fixed) == ("search", "cpsat")
+
+
+def test_a_kick_changes_half_the_window_and_keeps_every_rule():
+    inst, start = poor_board()
+    taken, empty = lns.window(start, (0, 0), 6, 4, random.Random(2))
+    model = WindowModel(inst, start, taken, empty, floor=0)
+    model.must_change(5)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    assert solver.solve(model.m) == cp_model.OPTIMAL
+    board = model.board(solver)
+    assert check.verify(inst, board, check.LONGEST).ok
+    assert sum(board.get(c) != start.get(c) for c in taken + empty) >= 5
+
+
+def test_kicks_leave_the_board_and_the_best_board_is_kept():
+    """Windows of 2 tiles cannot better Discovery 10's poor board, so each step at the widest
+    window (2) is stale and every second step kicks; the best board is still reported."""
+    inst, start = poor_board()
+    opts = {"window": 2, "empty": 2, "window_max": 2, "steps": 8, "window_seconds": 5}
+    runs = [lns.solve(inst, SolveOptions(objective="longest", seed=3, threads=1, hint=start,
+                                         params={**opts, **extra}))
+            for extra in ({"kick": 1}, {})]
+    kicked, plain = runs
+    assert kicked.stats["kicks"] == 4 and "kicks" not in plain.stats
+    assert kicked.stats["moves"] >= 4  # each kick moved the board
+    for out in runs:
+        rep = check.verify(inst, out.solution, check.LONGEST)
+        assert rep.ok and rep.score == out.objective >= 0

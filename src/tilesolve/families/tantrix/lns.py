@@ -14,6 +14,13 @@ growing in proportion (`--window-seconds` is the time of a window of `--window` 
 the best Loop board (93), windows of 10 tiles found nothing better in 1,387 steps (84 CPU s);
 one of 22 tiles found 94 within 40 s (lab/pages/tantrix_56.md).
 
+`--kick N` leaves a basin: after N steps at the widest window without a better board, one
+window of that size is re-solved for its best board that changes at least half its cells, and
+the search goes on from it even when its score is lower (from the best board instead when the
+current one has fallen more than `--kick-drop` below it); the window starts small again. The
+Loop's best boards came from the basins the lns was started in, not from more time in one: from
+the 104, 600 CPU s of windows up to 40 tiles found nothing better (lab/pages/tantrix_56.md).
+
 `--cap N` steers the steps by a balanced score: each goal colour counts at most N tiles (and N
 rises by one whenever every colour reaches it), so a step may shorten a loop that is longer
 than N to lengthen a short one; the best board is still the one of the highest full score.
@@ -44,7 +51,7 @@ from ortools.sat.python import cp_model
 from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
-from ...core.options import Option, Options, as_is, fraction, positive_int, seconds
+from ...core.options import Option, Options, as_is, count, fraction, positive_int, seconds
 from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import check, score_search
@@ -69,6 +76,11 @@ OPTIONS = Options(
     Option("cap", positive_int, None, "--objective longest: steps maximise the score with each "
            "goal colour counted up to this many tiles (raised by 1 when all reach it); the best "
            "board is judged by the full score"),
+    Option("kick", positive_int, None, "--objective longest: steps at the widest window "
+           "without a better board before a kick: the best re-solve of a window of that size "
+           "that changes at least half its cells, kept even when its score is lower"),
+    Option("kick_drop", count, 6, "--objective longest: with --kick, a kick starts from the "
+           "best board instead of the current one when the current is more than this below it"),
     Option("steps", positive_int, 200, "--objective longest: steps when there is no -t"),
     Option("hint", str, None, "--objective longest: a board file to start from"),
     Option("inbox", as_is, help="the portfolio's boards from the other lanes (hybrid.lanes)",
@@ -131,6 +143,7 @@ class FreeShapeLns:
         self.cap = self.p["cap"]  # each goal colour's most tiles in the steps' score (None: all)
         self.steer_start = self.steer_end = None  # the balanced score at the start and end
         self.taken = 0  # boards of other lanes adopted (a portfolio's --share)
+        self.kicks = self.kicks_lower = 0  # kicks, and those that took a lower score
 
     def start(self) -> Solution | None:
         """The hint board when it verifies, else the search backend's compact fill."""
@@ -156,9 +169,9 @@ class FreeShapeLns:
         deadline = self.opts.deadline()
         return self.opts.stopped() or (deadline is not None and time.monotonic() >= deadline)
 
-    def step(self, board: Solution, floor: int) -> tuple[Solution, int] | None:
-        """One window re-solved, its steered score at least `floor`; the verified board and
-        its full score, or None."""
+    def step(self, board: Solution, floor: int, kick: bool = False) -> tuple[Solution, int] | None:
+        """One window re-solved, its steered score at least `floor` (a kick: changing at least
+        half the window's cells, any score); the verified board and its full score, or None."""
         centre = None
         if self.rng.random() < self.p["surgery"]:
             centre = surgery_centre(self.inst, board, self.rng, self.cap)
@@ -167,7 +180,10 @@ class FreeShapeLns:
             centre = self.rng.choice(sorted(board))
         grown = self.size - self.p["window"]
         taken, empty = window(board, centre, self.size, self.p["empty"] + grown // 2, self.rng)
-        model = WindowModel(self.inst, board, taken, empty, floor=floor, cap=self.cap)
+        model = WindowModel(self.inst, board, taken, empty, floor=0 if kick else floor,
+                            cap=self.cap)
+        if kick:
+            model.must_change((len(taken) + len(empty) + 1) // 2)
         budget = self.p["window_seconds"] * self.size / self.p["window"]
         left = self.opts.remaining()
         limit = budget if left is None else min(left, budget)
@@ -202,8 +218,11 @@ class FreeShapeLns:
                 best, best_score = dict(board), score
                 steer = self.steered(board)
             self.steps += 1
-            got, rose = self.step(board, steer), False
-            if got is not None and (new := self.steered(got[0])) >= steer:
+            rose, kick = False, self.kick_due()
+            if kick:
+                board, score, steer = self.kicked(board, score, best, best_score)
+            elif (got := self.step(board, steer)) is not None and \
+                    (new := self.steered(got[0])) >= steer:
                 self.moves += got[0] != board
                 rose = new > steer  # with --cap: a better balanced score
                 (board, score), steer = got, new
@@ -216,7 +235,8 @@ class FreeShapeLns:
                 self.better += 1
                 self.best_step = self.steps
                 self.opts.offer(best, float(best_score), source="lns")
-            self.widen(rose or improved)
+            if not kick:  # a kick starts the count of stale steps afresh
+                self.widen(rose or improved)
             self.opts.report(best=best_score, steps=self.steps)
         self.steer_end = steer
         return Outcome(Status.FEASIBLE, best, float(best_score), stats=self.stats(t0, best_score))
@@ -236,6 +256,27 @@ class FreeShapeLns:
         self.taken += 1
         return board, int(rep.score)
 
+    def kick_due(self) -> bool:
+        """--kick: that many steps at the widest window without a better board."""
+        return (self.p["kick"] is not None and self.size >= self.p["window_max"]
+                and self.stale >= self.p["kick"])
+
+    def kicked(self, board: Solution, score: int, best: Solution,
+               best_score: int) -> tuple[Solution, int, int]:
+        """(board, score, steered score) after a kick from the current board, or from the
+        best one when the current has fallen more than --kick-drop below it; the window starts
+        small again. A kick CP-SAT could not finish in its time leaves the board as it was."""
+        if score < best_score - self.p["kick_drop"]:
+            board, score = dict(best), best_score
+        self.kicks += 1
+        got = self.step(board, 0, kick=True)  # at the widest window, where the kick is due
+        self.size, self.stale = self.p["window"], 0
+        if got is None:
+            return board, score, self.steered(board)
+        self.kicks_lower += got[1] < score
+        self.moves += 1
+        return got[0], got[1], self.steered(got[0])
+
     def widen(self, better: bool) -> None:
         """After `widen` steps in a row without a better board (or, with --cap, a better
         balanced score) the window grows."""
@@ -251,6 +292,8 @@ class FreeShapeLns:
                 **({} if self.p.get("inbox") is None else {"adopted": self.taken}),
                 **({} if self.cap is None else {"balanced_start": self.steer_start,
                                                 "balanced_end": self.steer_end}),
+                **({} if self.p["kick"] is None else {"kicks": self.kicks,
+                                                      "kicks_lower": self.kicks_lower}),
                 "steps": self.steps, "steps_to_best": self.best_step, "moves": self.moves,
                 "improvements": self.better,
                 "surgery_windows": self.surgeries, "rejected_by_checker": self.rejected,

@@ -101,12 +101,17 @@ class WindowModel:
         # ties go to the board that differs most from the current one, so a plateau of equal
         # scores is walked instead of the hint returned (from Loop 91: 1 move in 15 steps
         # without it)
-        changed = [1 - self.x[c].get(board[c], 0) if c in board else self.y[c]
-                   for c in self.cells]
-        self.m.maximize(self.score * (len(self.cells) + 1) + sum(changed))
+        self.changed = [1 - self.x[c].get(board[c], 0) if c in board else self.y[c]
+                        for c in self.cells]
+        self.m.maximize(self.score * (len(self.cells) + 1) + sum(self.changed))
         for c in self.cells:  # the current board as the hint
             for (t, rot), v in self.x[c].items():
                 self.m.add_hint(v, board.get(c) == (t, rot))
+
+    def must_change(self, cells: int) -> None:
+        """At least `cells` of the window's cells hold another tile, turn or no tile (an lns
+        kick: the best board that is not the current one's near copy)."""
+        self.m.add(sum(self.changed) >= cells)
 
     def _place(self) -> None:
         m, self.x, self.y = self.m, {}, {}
