@@ -6,7 +6,17 @@ from __future__ import annotations
 import threading
 import time
 
-from tilesolve.core.limits import allowance, finish_reserve, process_start, watchdog
+import pytest
+
+from tilesolve.core.limits import (
+    OutOfTime,
+    allowance,
+    building,
+    finish_reserve,
+    process_start,
+    watchdog,
+)
+from tilesolve.core.result import SolveOptions
 
 
 def test_the_process_started_before_now_and_within_the_last_minute():
@@ -138,3 +148,49 @@ def test_a_limit_spent_before_the_tabu_search_ends_the_run_at_its_limit():
 
     result = tilesolve.parse("magichex 60 first 45\n").solve(time_limit=0.05, threads=1)
     assert result.status == tilesolve.Status.TIMEOUT and result.solution is None
+
+
+
+def fresh(limit: float) -> SolveOptions:
+    opts = SolveOptions(time_limit=limit)
+    opts.start_clock()
+    return opts
+
+
+def test_a_build_that_swallows_the_alarm_still_ends_out_of_time():
+    """The alarm's exception can land where it is caught and dropped (a weakref callback
+    printed "Exception ignored" in a SAT build and the build went on): the build then ends
+    with OutOfTime all the same once it returns."""
+    def deaf_build() -> None:
+        try:
+            time.sleep(1)
+        except OutOfTime:
+            pass  # as an "Exception ignored in" would
+
+    with pytest.raises(OutOfTime), building(fresh(0.05)):
+        deaf_build()
+    with building(fresh(30)):
+        pass  # a build within its limit ends as it was
+
+
+def test_an_alarm_in_a_weakref_callback_is_put_off_not_dropped():
+    """Raised in a weakref callback the exception would be printed and dropped; the handler
+    returns there and the alarm comes again a moment later, outside it."""
+    import signal
+    import sys
+    import weakref
+
+    class Thing:
+        pass
+
+    returned = []
+    with pytest.raises(OutOfTime), building(fresh(30)):
+        handler = signal.getsignal(signal.SIGALRM)
+
+        def callback() -> None:  # weakref.finalize calls it from weakref.py
+            handler(signal.SIGALRM, sys._getframe(1))
+            returned.append(True)
+
+        weakref.finalize(Thing(), callback)()
+        time.sleep(1)  # the alarm again, 1 ms later, here
+    assert returned == [True]
