@@ -18,8 +18,10 @@ one of 22 tiles found 94 within 40 s (lab/pages/tantrix_56.md).
 window of that size is re-solved for its best board that changes at least half its cells, and
 the search goes on from it even when its score is lower (from the best board instead when the
 current one has fallen more than `--kick-drop` below it); the window starts small again. The
-Loop's best boards came from the basins the lns was started in, not from more time in one: from
-the 104, 600 CPU s of windows up to 40 tiles found nothing better (lab/pages/tantrix_56.md).
+Loop's best boards came from the basins the lns was started in, not from more time in one; but
+kicks every 20 stale steps at windows of 20 tiles found nothing better than the 104 or than
+another start's 87 in 600 CPU s (2-3 kicks each), so they are off by default
+(lab/pages/tantrix_56.md, "Kicks").
 
 `--cap N` steers the steps by a balanced score: each goal colour counts at most N tiles (and N
 rises by one whenever every colour reaches it), so a step may shorten a loop that is longer
