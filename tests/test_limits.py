@@ -3,8 +3,11 @@ lab/scripts/bench_limits.py)."""
 
 from __future__ import annotations
 
+import signal
+import sys
 import threading
 import time
+import weakref
 
 import pytest
 
@@ -150,7 +153,6 @@ def test_a_limit_spent_before_the_tabu_search_ends_the_run_at_its_limit():
     assert result.status == tilesolve.Status.TIMEOUT and result.solution is None
 
 
-
 def fresh(limit: float) -> SolveOptions:
     opts = SolveOptions(time_limit=limit)
     opts.start_clock()
@@ -176,10 +178,6 @@ def test_a_build_that_swallows_the_alarm_still_ends_out_of_time():
 def test_an_alarm_in_a_weakref_callback_is_put_off_not_dropped():
     """Raised in a weakref callback the exception would be printed and dropped; the handler
     returns there and the alarm comes again a moment later, outside it."""
-    import signal
-    import sys
-    import weakref
-
     class Thing:
         pass
 
