@@ -114,6 +114,29 @@ def cli():
     return run_cli
 
 
+def ignored_signals() -> tuple[int, object]:
+    """The signals this process ignores, as the kernel sees them (/proc: set by Python or by
+    a solver's own C code), and Python's SIGINT handler."""
+    import signal
+
+    try:
+        with open("/proc/self/status") as f:
+            mask = next((int(line.split()[1], 16) for line in f if line.startswith("SigIgn:")),
+                        0)
+    except OSError:  # no /proc: Python's view alone
+        mask = 0
+    return mask, signal.getsignal(signal.SIGINT)
+
+
+@pytest.fixture(autouse=True)
+def signals_left_as_found():
+    """A test, and the library code it calls, leaves the process's signal handling as it found
+    it: a script that calls the API must still stop on Ctrl-C afterwards."""
+    before = ignored_signals()
+    yield
+    assert ignored_signals() == before, "the test left this process's signal handling changed"
+
+
 def needs_e2_data() -> pytest.MarkDecorator:
     return pytest.mark.skipif(not E2_DATA.exists(), reason="public edge-matching data not present")
 

@@ -42,6 +42,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from tilesolve.core.errors import InputError
 from tilesolve.families.edgematch import breakscan
 from tilesolve.families.edgematch.official import apply_rules
 from tilesolve.families.edgematch.parse import read_instance
@@ -120,6 +121,8 @@ class Peer:
         return ((n1 - n0) / (c1 - c0) if c1 > c0 else 0.0), c1 - c0, n1 - n0
 
     def stop(self) -> None:
+        if self.done:
+            return
         quit_peer(self.proc)
         self.done = True
         self.reader.join()
@@ -247,10 +250,25 @@ def main() -> None:
         print(json.dumps(measure(args.board, args.seconds, args.seed, params)))
         return
     mine, theirs = (int(c) for c in args.cores.split(","))
+    try:  # bad options end here, before the peer starts
+        breakscan.schedule_of(apply_rules(read_instance(args.board)), params)
+    except InputError as e:
+        raise SystemExit(f"e2_rate: {e}") from None
     print(f"load average before: {os.getloadavg()}")
-    peer = None
-    if args.peer:
-        peer = Peer(args.peer, theirs, args.peer_python)
+    peer = Peer(args.peer, theirs, args.peer_python) if args.peer else None
+    try:
+        side_by_side(args, params, mine, theirs, peer)
+    finally:  # never a peer left running on its core
+        if peer:
+            peer.stop()
+    print(f"load average after: {os.getloadavg()}")
+
+
+def side_by_side(args: argparse.Namespace, params: dict, mine: int, theirs: int,
+                 peer: Peer | None) -> None:
+    """Ours on core `mine` for `--seconds` CPU seconds, the peer's rate over as many of its
+    own, both printed with the ratio."""
+    if peer:
         peer.wait_started()
     os.sched_setaffinity(0, {mine})
     since = len(peer.samples) - 1 if peer else 0
@@ -265,12 +283,10 @@ def main() -> None:
         while peer.rate(since)[1] < cpu and time.monotonic() < end:
             time.sleep(0.5)
         prate, pcpu, pnodes = peer.rate(since)
-        peer.stop()
         print(f"libblackwood jb470 (core {theirs}, {len(peer.samples) - 1 - since} heartbeats): "
               f"{pnodes} placements in {pcpu:.2f} CPU s "
               f"= {prate / 1e6:.2f} M/CPU s")
         print(f"ratio tilesolve / libblackwood: {rate / prate:.3f}")
-    print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
