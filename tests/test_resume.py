@@ -127,3 +127,29 @@ def test_a_broken_board_or_no_objective_is_refused(stopped, tmp_path):
     assert r.returncode == 2
     assert json.loads(r.stdout)["error"] == \
         "--resume continues an --objective run; add --objective"
+
+
+def test_a_stopped_portfolio_counts_the_cpu_of_its_lanes(tmp_path):
+    """The lanes are killed at Ctrl-C and never report: the CPU their processes used goes
+    into the figures all the same (it counted the parent's own alone: 2.3 CPU s for a
+    two-lane run of 920 s)."""
+    checkpoint, tag = tmp_path / "run.txt", uuid.uuid4().hex
+    proc = popen_cli("solve", INSTANCE, "--objective", "matches", "--threads", "2", "--json",
+                     "--quiet", "--checkpoint", str(checkpoint), tag=tag)
+    try:
+        assert wait_for(checkpoint.exists), proc.communicate(timeout=5)
+        start = _header(checkpoint)["total_seconds"]
+        # two lanes searching for 4 s more: 8 CPU s on two free cores
+        assert not wait_for(lambda: proc.poll() is not None, patience=4.0)
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=30)
+    assert wait_gone(tag) == []
+    figures = json.loads(out)["stats"]
+    assert figures["total_seconds"] >= start + 4.0
+    # the parent alone used about 0.5 CPU s; the lanes at least a quarter core each
+    assert figures["total_cpu_seconds"] >= 0.5 * figures["total_seconds"], figures
+    assert _header(checkpoint)["total_cpu_seconds"] == figures["total_cpu_seconds"]

@@ -112,6 +112,7 @@ class Lane:
     done: bool = False
     message: tuple | None = None  # the final "done"/"error" message
     stopped_at: float | None = None
+    cpu: float | None = None  # its process's CPU seconds when `kill_all` killed it
 
 
 class Race:
@@ -220,6 +221,7 @@ class Race:
             with contextlib.suppress(Exception):
                 ln.stop.set()
             if ln.process.is_alive():
+                ln.cpu = lanes.cpu_of(ln.process.pid)  # its work, for the run's figures
                 _signal_group(ln.process.pid, signal.SIGKILL)
                 alive.append(ln)
         end = time.monotonic() + 0.5  # reaping only: a killed lane cannot answer any more
