@@ -9,6 +9,7 @@ few seconds. Waits poll, never a fixed sleep.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -33,6 +34,18 @@ def _score(board) -> int:
     return json.loads(out.stdout)["score"]
 
 
+@contextlib.contextmanager
+def _running(*args: str, tag: str):
+    """The command, running; killed with its processes if the test ends before it does."""
+    proc = popen_cli(*args, tag=tag)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=30)
+
+
 @pytest.fixture(scope="module")
 def stopped(tmp_path_factory):
     """A portfolio run stopped by SIGTERM after its checkpoint was written: (checkpoint,
@@ -40,16 +53,11 @@ def stopped(tmp_path_factory):
     folder = tmp_path_factory.mktemp("resume")
     checkpoint = folder / "run.txt"
     tag = uuid.uuid4().hex
-    proc = popen_cli("solve", INSTANCE, "--objective", "matches", "--json", "--quiet",
-                     "--checkpoint", str(checkpoint), tag=tag)
-    try:
+    with _running("solve", INSTANCE, "--objective", "matches", "--json", "--quiet",
+                  "--checkpoint", str(checkpoint), tag=tag) as proc:
         assert wait_for(checkpoint.exists), proc.communicate(timeout=5)
         os.kill(proc.pid, signal.SIGTERM)
         out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate(timeout=30)
     assert proc.returncode == 143, out + err
     assert wait_gone(tag) == []
     return checkpoint, json.loads(out)
@@ -134,19 +142,14 @@ def test_a_stopped_portfolio_counts_the_cpu_of_its_lanes(tmp_path):
     into the figures all the same (it counted the parent's own alone: 2.3 CPU s for a
     two-lane run of 920 s)."""
     checkpoint, tag = tmp_path / "run.txt", uuid.uuid4().hex
-    proc = popen_cli("solve", INSTANCE, "--objective", "matches", "--threads", "2", "--json",
-                     "--quiet", "--checkpoint", str(checkpoint), tag=tag)
-    try:
+    with _running("solve", INSTANCE, "--objective", "matches", "--threads", "2", "--json",
+                  "--quiet", "--checkpoint", str(checkpoint), tag=tag) as proc:
         assert wait_for(checkpoint.exists), proc.communicate(timeout=5)
         start = _header(checkpoint)["total_seconds"]
         # two lanes searching for 4 s more: 8 CPU s on two free cores
         assert not wait_for(lambda: proc.poll() is not None, patience=4.0)
         os.kill(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate(timeout=30)
+        out, _err = proc.communicate(timeout=120)
     assert wait_gone(tag) == []
     figures = json.loads(out)["stats"]
     assert figures["total_seconds"] >= start + 4.0

@@ -42,7 +42,9 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from tilesolve.core.errors import InputError
+from experiment import append_row
+
+from tilesolve import InputError
 from tilesolve.families.edgematch import breakscan
 from tilesolve.families.edgematch.official import apply_rules
 from tilesolve.families.edgematch.parse import read_instance
@@ -209,13 +211,7 @@ def matrix(args: argparse.Namespace) -> None:
         finally:
             cores.put(core)
         with lock:
-            fresh = not os.path.exists(args.matrix)
-            with open(args.matrix, "a", newline="") as f:
-                w = csv.DictWriter(f, COLUMNS)
-                if fresh:
-                    w.writeheader()
-                w.writerow(row)
-            print(", ".join(f"{k} {row[k]}" for k in COLUMNS), flush=True)
+            append_row(args.matrix, COLUMNS, row)
 
     with ThreadPoolExecutor(cores.qsize()) as pool:
         for f in [pool.submit(go, *job) for job in todo]:

@@ -154,6 +154,18 @@ class _Appender:
         self.fh.close()
 
 
+def append_row(path: str | Path, columns: Sequence[str], row: dict) -> None:
+    """One row appended to a CSV of `columns` (the header first in a new file), and printed
+    as `name value, ...`: the scripts' measurements are kept row by row as they end."""
+    fresh = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, columns)
+        if fresh:
+            w.writeheader()
+        w.writerow(row)
+    print(", ".join(f"{k} {row[k]}" for k in columns), flush=True)
+
+
 # --- running ------------------------------------------------------------------------------
 def _limit_of(row: dict) -> float:
     """The time limit a row ran under: recorded in its stats; for rows from before that

@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from experiment import planted_file
+from experiment import append_row, planted_file
 
 COLUMNS = ("board", "seed", "threads", "limit", "status", "verified", "wall_s", "cpu_s",
            "nodes", "load1")
@@ -124,14 +124,8 @@ def main() -> None:
         for seed in seeds_of(args.seeds):
             if (name, seed) in done:
                 continue
-            row = one_run(path, name, seed, args.threads, args.time_limit, args.out)
-            fresh = not os.path.exists(args.csv)
-            with open(args.csv, "a", newline="") as f:
-                w = csv.DictWriter(f, COLUMNS)
-                if fresh:
-                    w.writeheader()
-                w.writerow(row)
-            print(", ".join(f"{k} {row[k]}" for k in COLUMNS), flush=True)
+            append_row(args.csv, COLUMNS,
+                       one_run(path, name, seed, args.threads, args.time_limit, args.out))
     print("\n".join(summary(read_rows(args.csv))))
 
 
