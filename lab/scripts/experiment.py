@@ -284,8 +284,10 @@ def _run_pool(todo: list[Run], jobs: int, out: _Appender, bar, task, on_row) -> 
     pool.shutdown(wait=True)
 
 
-def solve_argv(instance: str, backend: str, seed: int, budget: dict) -> list[str]:
-    """The `tilesolve solve` command line of a run (a bench spec's options as `--name value`)."""
+def solve_argv(instance: str, backend: str, seed: int, budget: dict,
+               extra: Sequence[str] = ()) -> list[str]:
+    """The `tilesolve solve` command line of a run (a bench spec's options as `--name value`,
+    then `extra`: `-o BOARD`, say)."""
     name, params = parse_backend(backend)
     argv = [sys.executable, "-m", "tilesolve", "solve", instance, "--backend", name,
             "--seed", str(seed), "--threads", str(budget.get("threads") or 1), "--json"]
@@ -295,13 +297,15 @@ def solve_argv(instance: str, backend: str, seed: int, budget: dict) -> list[str
         params["evaluations"] = str(budget["max_evaluations"])
     for key, val in params.items():
         argv += [f"--{key.replace('_', '-')}", val]
-    return argv
+    return argv + list(extra)
 
 
-def run_process(instance: str, backend: str, seed: int, budget: dict) -> dict:
-    """`run_one` as a user runs it: `tilesolve solve ... --json` in a process of its own,
-    its CPU seconds those of the whole process and its children (RUSAGE_CHILDREN, one run
-    at a time per worker), its wall seconds from start to exit."""
+def run_process(instance: str, backend: str, seed: int, budget: dict,
+                extra: Sequence[str] = ()) -> dict:
+    """`run_one` as a user runs it: `tilesolve solve ... --json [EXTRA]` in a process of its
+    own, its CPU seconds those of the whole process and its children (RUSAGE_CHILDREN, one
+    run at a time per worker), its wall seconds from start to exit; `answer` is the
+    command's JSON answer."""
     import resource
     import subprocess
     import time
@@ -311,8 +315,8 @@ def run_process(instance: str, backend: str, seed: int, budget: dict) -> dict:
         return ru.ru_utime + ru.ru_stime
 
     c0, t0 = children(), time.perf_counter()
-    done = subprocess.run(solve_argv(instance, backend, seed, budget), capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(solve_argv(instance, backend, seed, budget, extra),
+                          capture_output=True, text=True, check=False)
     wall, cpu = time.perf_counter() - t0, children() - c0
     try:
         res = json.loads(done.stdout)
@@ -327,6 +331,7 @@ def run_process(instance: str, backend: str, seed: int, budget: dict) -> dict:
         "generations": stats.get("generations"), "error": stats.get("error"),
         "seconds": round(wall, 4), "cpu_seconds": round(cpu, 4),
         "stats": {**stats, "exit_code": done.returncode, "solver_seconds": res.get("seconds")},
+        "answer": res,
     }
 
 

@@ -21,14 +21,10 @@ import argparse
 import csv
 import json
 import os
-import resource
 import statistics
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-from experiment import append_row, planted_file
+from experiment import append_row, planted_file, run_process
 
 COLUMNS = ("board", "seed", "threads", "limit", "status", "verified", "wall_s", "cpu_s",
            "nodes", "load1")
@@ -43,32 +39,22 @@ def board_path(spec: str, folder: str) -> str:
     return spec
 
 
-def children_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def one_run(path: str, name: str, seed: int, threads: int, limit: float,
-            boards: str | None) -> dict:
-    """One seed's command, as a CSV row."""
-    out = (Path(boards) / f"{Path(name).stem}_seed{seed}.txt") if boards else None
-    cmd = [sys.executable, "-m", "tilesolve", "solve", path, "--backend", "search",
-           "--threads", str(threads), "-t", str(limit), "--seed", str(seed), "--json"]
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        cmd += ["-o", str(out)]
-    load, c0, t0 = os.getloadavg()[0], children_cpu(), time.monotonic()
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    wall, cpu = time.monotonic() - t0, children_cpu() - c0
-    res = json.loads(r.stdout)
-    if res["status"] in ("bad-input", "error"):
-        raise SystemExit(f"{name}: {res['status']}: {r.stderr.strip()}")
-    if out is not None and res.get("stats") is not None:
+def one_run(path: str, name: str, seed: int, threads: int, limit: float, boards: str) -> dict:
+    """One seed's command, as a CSV row; its board and JSON answer under `boards`."""
+    out = Path(boards) / f"{Path(name).stem}_seed{seed}.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    load = os.getloadavg()[0]
+    run = run_process(path, "search", seed, {"threads": threads, "time_limit": limit},
+                      extra=["-o", str(out)])
+    res = run["answer"]
+    if run["status"] in ("bad-input", "error"):
+        raise SystemExit(f"{name}: {run['status']}: {res.get('error') or run['error']}")
+    if res.get("stats") is not None:
         out.with_suffix(".json").write_text(json.dumps(res, indent=1) + "\n")
     return {"board": name, "seed": seed, "threads": threads, "limit": limit,
-            "status": res["status"], "verified": res.get("verified"), "wall_s": round(wall, 2),
-            "cpu_s": round(cpu, 2), "nodes": (res.get("stats") or {}).get("nodes"),
-            "load1": round(load, 2)}
+            "status": run["status"], "verified": run["verified"],
+            "wall_s": round(run["seconds"], 2), "cpu_s": round(run["cpu_seconds"], 2),
+            "nodes": run["stats"].get("nodes"), "load1": round(load, 2)}
 
 
 def read_rows(path: str) -> list[dict]:
