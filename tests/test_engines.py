@@ -61,6 +61,11 @@ ENGINES = (
            ("test_tantrix_search.py::test_walk_engines_agree",)),
     Engine("magichex._postea", "magichex.post_ea:PostRun._step_numpy",
            ("test_magichex_post_ea.py::test_compiled_loop_equals_the_numpy_loop",)),
+    # like the annealing: the reference breaks ties by numpy's draws, the core by its own
+    Engine("magichex._tabu", "magichex.tabu:_numpy_search",
+           ("test_magichex.py::test_the_compiled_tabu_step_makes_a_best_swap_as_the_numpy_step_does",
+            "test_magichex.py::test_the_tabu_search_keeps_the_givens_and_its_cost_honest",
+            "test_magichex.py::test_the_tabu_search_counts_every_swap_it_scores")),
 )
 
 

@@ -254,7 +254,8 @@ def test_every_default_config_of_the_benchmark_runs_on_order_3():
     assert all(r["solved"] for r in rows if r["backend"] in ("cpsat", "sat", "ga", "search"))
 
 
-def test_the_tabu_search_counts_every_swap_it_scores():
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_tabu_search_counts_every_swap_it_scores(compiled):
     """One step scores each swap of a cell on a wrong line with every other movable cell; the
     GA's tuned polish adds these to its evaluations."""
     import numpy as np
@@ -265,6 +266,70 @@ def test_the_tabu_search_counts_every_swap_it_scores():
     la = LineAlgebra(inst)
     start = la.random_board(np.random.default_rng(0))
     on_wrong_line = int((((la.a.T @ (la.errors(start) != 0)) > 0) & la.movable).sum())
-    res = tabu_search(inst, np.random.default_rng(1), start=start, max_iterations=1)
+    res = tabu_search(inst, np.random.default_rng(1), start=start, max_iterations=1,
+                      compiled=compiled)
     assert res.iterations == 1
     assert res.scored == 1 + on_wrong_line * 18 == 343  # the start, then 19 cells x 18 others
+
+
+def test_the_compiled_tabu_step_makes_a_best_swap_as_the_numpy_step_does():
+    """From the same boards, one compiled step and one numpy step reach the same cost: each
+    makes a swap of the least cost change (ties may pick different swaps of that change)."""
+    import numpy as np
+
+    from tilesolve.families.magichex import tabu
+
+    assert tabu._tabu is not None  # the extension is built on install
+    inst = read_instance(INSTANCES / "magichex_5_6.txt")
+    la = tabu.LineAlgebra(inst)
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        start = la.random_board(rng)
+        one = [tabu.tabu_search(inst, np.random.default_rng(0), start=start, max_iterations=1,
+                                algebra=la, compiled=c) for c in (True, False)]
+        assert one[0].cost == one[1].cost < int(la.errors(start) @ la.errors(start))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_tabu_search_keeps_the_givens_and_its_cost_honest(tmp_path, compiled):
+    """Order 4 with a given: the board found is magic, a permutation, and the given stays; the
+    compiled search's running cost (kept swap by swap) is the board's cost."""
+    import numpy as np
+
+    from tilesolve.families.magichex.tabu import LineAlgebra, tabu_search
+
+    known = read_instance(INSTANCES / "magichex_4_3.txt")
+    text = (INSTANCES / "magichex_4_3.txt").read_text().splitlines()
+    header = next(line for line in text if line.startswith("magichex"))
+    rows = [" ".join("." for _ in row) for row in known.rows]
+    rows[0] = " ".join(["3"] + ["."] * (len(known.rows[0]) - 1))  # the smallest number, a corner
+    inst = read_instance(write(tmp_path, header + "\n" + "\n".join(rows) + "\n"))
+    assert inst.givens == {known.rows[0][0]: 3}
+    la = LineAlgebra(inst)
+    res = tabu_search(inst, np.random.default_rng(2), max_iterations=200_000, compiled=compiled)
+    board = dict(zip(inst.cells, res.values.tolist(), strict=True))
+    assert res.cost == int(la.errors(res.values) @ la.errors(res.values)) == 0
+    assert sorted(board.values()) == list(inst.values)
+    assert board[known.rows[0][0]] == 3 and verify(inst, board).ok
+
+
+def test_tabu_race_runs_one_search_per_thread_and_heeds_the_stop_flag():
+    """Two threads race two searches (order 6): the result is magic; one thread is exactly
+    the single search with the same seed; a stop flag already set ends both before a step."""
+    import threading
+
+    import numpy as np
+
+    from tilesolve.families.magichex.tabu import tabu_race, tabu_search
+
+    inst = read_instance(INSTANCES / "magichex_6_21.txt")
+    res, won = tabu_race(inst, 4, 2, max_iterations=2_000_000)
+    assert res.cost == 0 and won in (0, 1)
+    assert verify(inst, dict(zip(inst.cells, res.values.tolist(), strict=True))).ok
+    single, _ = tabu_race(inst, 4, 1, max_iterations=3000)
+    alone = tabu_search(inst, np.random.default_rng(4), max_iterations=3000)
+    assert (single.values == alone.values).all() and single.iterations == alone.iterations
+    stop = threading.Event()
+    stop.set()
+    stopped, _ = tabu_race(inst, 4, 2, stop=stop)
+    assert stopped.iterations == 0 and stopped.cost > 0

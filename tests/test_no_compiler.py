@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea", "_deadline")
+CORES = ("_rowscan", "_breakscan", "_anneal", "_loopscan", "_linewalk", "_postea", "_tabu",
+         "_deadline")
 
 HIDE_CORES = f"""
 import importlib.abc, sys
@@ -44,14 +45,14 @@ def test_every_search_engine_falls_back_to_python():
 import json
 from tilesolve.families.edgematch import search as em, breakscan, anneal
 from tilesolve.families.tantrix import search as tx, linewalk
-from tilesolve.families.magichex import post_ea
+from tilesolve.families.magichex import post_ea, tabu
 from tilesolve.core import limits
 print(json.dumps([em._rowscan, breakscan._breakscan, anneal._anneal, tx._loopscan,
-                  linewalk._linewalk, post_ea._postea, limits._deadline]))
+                  linewalk._linewalk, post_ea._postea, tabu._tabu, limits._deadline]))
 """
     proc = run_hidden(code)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout) == [None] * 7
+    assert json.loads(proc.stdout) == [None] * 8
 
 
 def test_solves_without_the_cores_are_verified():
@@ -60,6 +61,7 @@ def test_solves_without_the_cores_are_verified():
         ("instances/tantrix_discovery_10.txt", "search", "solved"),
         ("instances/tantrix_super_professor.txt", "search", "solved"),  # the line walk
         ("instances/magichex_3.txt", "search", "solved"),
+        ("instances/magichex_4_3.txt", "cpsat", "solved"),  # from the numpy tabu search's board
     ]
     code = """
 import json, sys
@@ -77,3 +79,5 @@ main()
         assert data["verified"] is True, (path, data)
         if "engine" in data.get("stats", {}):
             assert data["stats"]["engine"] == "python", (path, data["stats"])
+        if "tabu_engine" in data.get("stats", {}):
+            assert data["stats"]["tabu_engine"] == "numpy", (path, data["stats"])

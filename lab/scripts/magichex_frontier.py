@@ -1,10 +1,12 @@
 """The magic hexagon's frontier: orders 7 (2..128) and 8 (-84..84), exact and hybrid, timed.
 
     .venv/bin/python lab/scripts/magichex_frontier.py                    # every config, 3 seeds
-    .venv/bin/python lab/scripts/magichex_frontier.py --configs hybrid --seeds 1 -t 60
+    .venv/bin/python lab/scripts/magichex_frontier.py --configs hybrid --seeds 10 -t 60 \
+        --csv lab/results/magichex_frontier_60s.csv
     .venv/bin/python lab/scripts/magichex_frontier.py --report      # the CSV as the page's table
 
-Each run is one `tilesolve solve ... --threads 2 --json -o BOARD` process, one at a time:
+Each run is one `tilesolve solve ... --threads 2 --json -o BOARD` process (a config may
+override the threads), one at a time:
 its wall seconds, its CPU seconds (the process and its solver threads, start to exit) and the
 1-minute load average when it ended (the machine is shared: CPU seconds are the comparable
 number). Every "solved" is the checker's; the solved boards are written under --boards (one
@@ -23,6 +25,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from experiment import append_row
+
 ROOT = Path(__file__).resolve().parents[2]
 TILESOLVE = [str(ROOT / ".venv" / "bin" / "tilesolve")]
 INSTANCES = ["magichex_7_2", "magichex_8_zero"]
@@ -32,11 +36,13 @@ CONFIGS = {
     "exact+channel": ["--backend", "cpsat", "--strategy", "auto", "--channel", "true"],
     "exact+fixed": ["--backend", "cpsat", "--strategy", "fixed"],
     "hybrid": ["--backend", "cpsat", "--strategy", "tabu"],
+    # the same with one thread: one tabu search instead of one per thread
+    "hybrid-1thread": ["--backend", "cpsat", "--strategy", "tabu", "--threads", "1"],
     # the tabu search stopped after 1 s: CP-SAT gets a board a few lines off as its hint
     "near-hint": ["--backend", "cpsat", "--strategy", "tabu", "--tabu-seconds", "1"],
 }
 FIELDS = ["instance", "config", "seed", "time_limit", "status", "verified", "found_by",
-          "tabu_cost", "wall_s", "cpu_s", "load1"]
+          "tabu_cost", "tabu_s", "wall_s", "cpu_s", "load1"]
 
 
 def children_cpu() -> float:
@@ -46,7 +52,7 @@ def children_cpu() -> float:
 
 def run(instance: str, config: str, seed: int, limit: float, board: Path) -> dict:
     path = ROOT / "instances" / f"{instance}.txt"
-    cmd = [*TILESOLVE, "solve", str(path), *CONFIGS[config], "--threads", "2", "-t", str(limit),
+    cmd = [*TILESOLVE, "solve", str(path), "--threads", "2", *CONFIGS[config], "-t", str(limit),
            "--seed", str(seed), "--json", "-o", str(board)]
     t0, c0 = time.monotonic(), children_cpu()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -59,6 +65,7 @@ def run(instance: str, config: str, seed: int, limit: float, board: Path) -> dic
             "status": res.get("status"), "verified": res.get("verified"),
             "found_by": res.get("stats", {}).get("found_by", ""),
             "tabu_cost": res.get("stats", {}).get("tabu_cost", ""),
+            "tabu_s": res.get("stats", {}).get("tabu_seconds", ""),
             "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
             "load1": round(os.getloadavg()[0], 1)}
 
@@ -88,7 +95,7 @@ def report(csv_path: Path) -> None:
     print("| " + " | ".join(FIELDS) + " |")
     print("|" + "---|" * len(FIELDS))
     for row in rows:
-        print("| " + " | ".join(row[k] for k in FIELDS) + " |")
+        print("| " + " | ".join(row.get(k) or "" for k in FIELDS) + " |")
 
 
 def main() -> None:
@@ -114,13 +121,7 @@ def main() -> None:
                     continue
                 row = run(instance, config, seed, args.time_limit, tmp)
                 keep_board(row, tmp, args.boards)
-                new = not args.csv.exists()
-                with args.csv.open("a", newline="") as fh:
-                    out = csv.DictWriter(fh, FIELDS)
-                    if new:
-                        out.writeheader()
-                    out.writerow(row)
-                print(" | ".join(str(row[k]) for k in FIELDS), flush=True)
+                append_row(args.csv, FIELDS, row)
     tmp.unlink(missing_ok=True)
 
 

@@ -13,8 +13,9 @@ Search (`--strategy`):
 - `auto` (default up to order 3) leaves the search to CP-SAT's own portfolio;
 - `fixed` branches cell by cell from the outer ring inwards, so every line is completed early
   and its last cell is forced by its sum, trying values from the middle of the range first;
-- `tabu` (default from order 4) first runs the swap tabu search (tabu.py) for at most
-  `--tabu-seconds` (default 80% of the time limit, else 60 s) and hands its board to CP-SAT as
+- `tabu` (default from order 4) first runs the swap tabu search (tabu.py), one search per
+  thread (the first magic board stops the others), for at most `--tabu-seconds` (default 80%
+  of the time limit, else 60 s) and hands its board to CP-SAT as
   a complete hint; CP-SAT then checks it (a magic board is accepted at once) or, when the local
   search did not finish, searches on from the hint. The stats say which part found the answer.
 """
@@ -34,7 +35,7 @@ from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import MagicHexInstance
 from .search_order import cell_order
-from .tabu import tabu_search
+from .tabu import LineAlgebra, compiled_for, tabu_race
 
 STRATEGIES = ("auto", "fixed", "tabu")
 OPTIONS = Options(
@@ -153,9 +154,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
 
 
 def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solution, dict]:
-    """The tabu search's best board within its budget, and what it cost."""
-    import numpy as np
-
+    """The tabu searches' best board within their budget, and what it cost."""
     given = opts.params.get("tabu_seconds")
     if given is not None:
         budget = positive_float(given, "--tabu-seconds")
@@ -163,10 +162,14 @@ def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solut
         left = opts.remaining()  # spend the whole limit, and the run then ends at its limit
         budget = max(0.0, 0.8 * left) if left is not None else 60.0
     t0 = time.monotonic()
-    res = tabu_search(inst, np.random.default_rng(opts.seed), deadline=t0 + budget, stop=opts.stop)
+    threads = opts.thread_count()
+    res, won = tabu_race(inst, opts.seed, threads, deadline=t0 + budget, stop=opts.stop)
     board = {c: int(v) for c, v in zip(inst.cells, res.values, strict=True)}
     stats = {
         "tabu_seconds": round(time.monotonic() - t0, 4),
+        "tabu_threads": threads,
+        "tabu_engine": "compiled" if compiled_for(LineAlgebra(inst)) else "numpy",
+        "tabu_winner": won,
         "tabu_iterations": res.iterations,
         "tabu_cost": res.cost,
         "found_by": "tabu search (CP-SAT checked the complete hint)" if res.cost == 0 else "cp-sat",

@@ -16,18 +16,33 @@ Each step makes the best swap that is not tabu (a swap is tabu for a random
 tenure after it was made, unless it beats the best cost seen); after `stall` steps without a
 new best the board is shaken by a few random swaps. The defaults (tenure 5..10, 1000 steps,
 3 swaps) came from short sweeps over orders 3..8; longer tenures left order 8 stuck.
+
+The steps run compiled (`_tabu.c`, built on install) where every row's weights are kept
+(order <= 26): 5-6 times the numpy steps' rate at order 8, and outside Python's lock, so
+`tabu_race` runs one search per thread. Without the extension the numpy steps below run.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from .instance import MagicHexInstance
 
+try:
+    from . import _tabu
+except ImportError:  # installed without a C compiler: the numpy steps
+    _tabu = None
+
 PAIRS = 1 << 22  # swaps scored in one step at most (32 MB per float64 array)
+CHUNK = 256  # compiled steps between looks at the deadline and the stop flag (about 10 ms)
+# the compiled search's state vector (_tabu.c's enum)
+(S_N, S_L, S_IT, S_COST, S_BEST, S_RUN_BEST, S_SINCE, S_SHAKES, S_TENURE, S_STALL, S_SHAKE,
+ S_RNG, S_SCORED, S_MOVABLE, S_STUCK, S_LEN) = range(16)
 
 
 @dataclass
@@ -86,6 +101,11 @@ class LineAlgebra:
         return board
 
 
+def compiled_for(la: LineAlgebra) -> bool:
+    """Whether `tabu_search` runs the compiled steps on this board."""
+    return _tabu is not None and la.pair_weight is not None and int(la.movable.sum()) >= 2
+
+
 def tabu_search(
     inst: MagicHexInstance,
     rng: np.random.Generator,
@@ -97,10 +117,93 @@ def tabu_search(
     stall: int = 1000,
     shake: int = 3,
     algebra: LineAlgebra | None = None,
+    compiled: bool = True,
 ) -> TabuResult:
     la = algebra or LineAlgebra(inst)
-    n = la.n
     v = la.random_board(rng) if start is None else np.array(start, dtype=np.int64)
+    knobs = (deadline, stop, max_iterations, tenure, stall, shake)
+    if compiled and compiled_for(la):
+        return _compiled_search(la, v, rng, *knobs)
+    return _numpy_search(la, v, rng, *knobs)
+
+
+def _stopped(deadline: float | None, stop) -> bool:
+    return (deadline is not None and time.monotonic() >= deadline) or (
+        stop is not None and stop.is_set())
+
+
+def _compiled_search(la: LineAlgebra, v: np.ndarray, rng: np.random.Generator, deadline, stop,
+                     max_iterations, tenure, stall, shake) -> TabuResult:
+    """`_numpy_search`'s steps in C (`_tabu.step`), CHUNK at a time."""
+    n, lines = la.n, la.a.shape[0]
+    line_of = np.ascontiguousarray(la.line_of, dtype=np.int64)
+    rows, cols = np.nonzero(la.a)  # row-major: each line's cells together, lines in order
+    line_start = np.searchsorted(rows, np.arange(lines + 1)).astype(np.int64)
+    movable = la.movable.astype(np.int64)
+    e = la.errors(v)
+    g = la.a.T @ e
+    scratch = np.zeros(2 * n, dtype=np.int64)  # wrong cells, then the movable ones
+    movers = np.flatnonzero(la.movable)
+    scratch[n:n + len(movers)] = movers
+    cost = int(e @ e)
+    st = np.zeros(S_LEN, dtype=np.int64)
+    st[[S_N, S_L, S_COST, S_BEST, S_RUN_BEST, S_TENURE, S_STALL, S_SHAKE, S_MOVABLE, S_SCORED]] = (
+        n, lines, cost, cost, cost, tenure, stall, shake, len(movers), 1)
+    st[S_RNG] = int(rng.integers(0, 2**63 - 1))
+    arrays = (line_of, line_start, cols.astype(np.int64), movable, v, e, g,
+              np.zeros(n * n, dtype=np.int64), v.copy(), scratch, st)
+    while st[S_COST] > 0 and not st[S_STUCK] and not _stopped(deadline, stop):
+        budget = CHUNK if max_iterations is None else min(CHUNK, max_iterations - int(st[S_IT]))
+        if budget <= 0:
+            break
+        _tabu.step(*arrays, budget)
+    return TabuResult(arrays[8], int(st[S_BEST]), int(st[S_IT]), int(st[S_SHAKES]),
+                      int(st[S_SCORED]))
+
+
+def tabu_race(inst: MagicHexInstance, seed: int | None, threads: int,
+              deadline: float | None = None, stop=None, **knobs) -> tuple[TabuResult, int]:
+    """`threads` searches at once, one per thread, each from its own random board; the first
+    magic board stops the others. Returns the best result (its iterations, shakes and scored
+    swaps summed over the searches) and the index of the search that found it. Search 0 is
+    `tabu_search` with `default_rng(seed)`, so one thread is the single search. Threads need
+    the compiled steps (the numpy steps hold Python's lock: two threads made 0.75 times the
+    steps a second of one, order 8); without them one search runs."""
+    la = LineAlgebra(inst)
+    if threads <= 1 or not compiled_for(la):
+        return tabu_search(inst, np.random.default_rng(seed), deadline=deadline, stop=stop,
+                           algebra=la, **knobs), 0
+    found = threading.Event()
+
+    class Either:  # stop when told to, or when another search has a magic board
+        @staticmethod
+        def is_set() -> bool:
+            return found.is_set() or (stop is not None and stop.is_set())
+
+    seeds = [None] * threads if seed is None else [seed, *np.random.SeedSequence(seed).spawn(
+        threads - 1)]
+
+    def one(k: int) -> TabuResult:
+        res = tabu_search(inst, np.random.default_rng(seeds[k]), deadline=deadline,
+                          stop=Either, algebra=la, **knobs)
+        if res.cost == 0:
+            found.set()
+        return res
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="tabu") as pool:
+        results = list(pool.map(one, range(threads)))
+    won = min(range(threads), key=lambda k: results[k].cost)
+    best = results[won]
+    return TabuResult(best.values, best.cost, sum(r.iterations for r in results),
+                      sum(r.shakes for r in results), sum(r.scored for r in results)), won
+
+
+def _numpy_search(la: LineAlgebra, v: np.ndarray, rng: np.random.Generator, deadline, stop,
+                  max_iterations, tenure, stall, shake) -> TabuResult:
+    """Reference implementation of `_tabu.step`: the same steps in numpy (the fallback, and
+    boards past order 26). Ties are drawn from numpy's generator, not the core's: the same
+    moves (each a swap of the least cost change), not the same boards."""
+    n = la.n
     e = la.errors(v)
     cost = int(e @ e)
     best_cost, best = cost, v.copy()
@@ -113,11 +216,8 @@ def tabu_search(
     while cost > 0:
         if max_iterations is not None and it >= max_iterations:
             break
-        if (it % 64 == 0 or n * n > PAIRS) and (  # a large board's step takes ~0.1 s
-            (deadline is not None and time.monotonic() >= deadline)
-            or (stop is not None and stop.is_set())
-        ):
-            break
+        if (it % 64 == 0 or n * n > PAIRS) and _stopped(deadline, stop):
+            break  # a large board's step takes ~0.1 s
         # only swaps touching a wrong line can help; score them all
         rows = np.flatnonzero(((la.a.T @ (e != 0)) > 0) & la.movable)
         if len(rows) * n > PAIRS:
