@@ -16,7 +16,7 @@ import signal
 import uuid
 
 import pytest
-from conftest import popen_cli, run_cli, wait_for, wait_gone
+from conftest import ROOT, popen_cli, run_cli, wait_for, wait_gone
 
 INSTANCE = "instances/e2_8x8.txt"
 MARK = "# tilesolve checkpoint "
@@ -156,3 +156,38 @@ def test_a_stopped_portfolio_counts_the_cpu_of_its_lanes(tmp_path):
     # the parent alone used about 0.5 CPU s; the lanes at least a quarter core each
     assert figures["total_cpu_seconds"] >= 0.5 * figures["total_seconds"], figures
     assert _header(checkpoint)["total_cpu_seconds"] == figures["total_cpu_seconds"]
+
+
+def test_the_figures_count_the_cpu_of_live_child_processes_while_the_run_goes(tmp_path):
+    """A checkpoint written while a portfolio's lanes run counted the parent's CPU alone: the
+    ledger now adds its live descendants' (here a grandchild that burns 1 CPU s under a
+    child that waits for it, as a lane under the forkserver), and at the answer the larger of
+    that and what the lanes reported, so a lane is not counted twice."""
+    import subprocess
+    import sys
+
+    from tilesolve.core.checkpoint import Ledger, descendants_cpu
+    from tilesolve.core.family import get_family
+
+    family = get_family("edgematch")
+    ledger = Ledger(family, family.read_instance(ROOT / INSTANCE), "matches")
+    base = descendants_cpu()  # an earlier test's forkserver, with the lanes it reaped
+    burn = ("import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass\n"
+            "print('burnt', flush=True)\ntime.sleep(60)\n")
+    parent = ("import subprocess, sys\n"
+              f"p = subprocess.Popen([sys.executable, '-c', {burn!r}])\np.wait()\n")
+    child = subprocess.Popen([sys.executable, "-c", parent])
+    try:
+        assert wait_for(lambda: descendants_cpu() >= base + 1.0, patience=60.0)
+        assert ledger.children_cpu() >= base + 1.0
+    finally:
+        for pid in [int(k) for k in open(f"/proc/{child.pid}/task/{child.pid}/children").read()
+                    .split()]:
+            os.kill(pid, signal.SIGKILL)
+        child.wait(timeout=30)
+    assert descendants_cpu() < base + 0.5  # both gone: their CPU is now this process's own
+    ledger.lanes_cpu = 0.0
+    ledger.ended = (0.0, 0.0, 3.0)
+    assert ledger.children_cpu() == 3.0
+    ledger.lanes_cpu = 5.0
+    assert ledger.children_cpu() == 5.0

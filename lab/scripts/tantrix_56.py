@@ -42,13 +42,15 @@ DOWNING = {"loop56": "136 reached (Kuiper, 2003); maximum 136",
 
 
 class CpuBudget:
-    """A stop flag that is set once this process has used `seconds` of CPU time."""
+    """A stop flag that is set once this process has used `seconds` of CPU time, or when the
+    process that started it is gone (a SIGTERM to the script left its run solving on)."""
 
     def __init__(self, seconds: float) -> None:
         self.until = _cpu() + seconds
+        self.parent = os.getppid()
 
     def is_set(self) -> bool:
-        return _cpu() >= self.until
+        return _cpu() >= self.until or os.getppid() != self.parent
 
 
 def _cpu() -> float:

@@ -80,17 +80,6 @@ def alive(pid: int) -> bool:
         return True
 
 
-def cpu_of(pid: int) -> float | None:
-    """CPU seconds of process `pid`, its threads and its waited-for children (/proc; None
-    where it cannot be read)."""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 class LaneStop:
     """The lane's stop request: the race's Event, or the process running the race having died.
 

@@ -24,6 +24,7 @@ from multiprocessing import util as mp_util
 from typing import Any
 
 from ..core import scratch
+from ..core.checkpoint import process_cpu
 from ..core.interrupt import SIGNALS
 from . import lanes
 
@@ -221,7 +222,7 @@ class Race:
             with contextlib.suppress(Exception):
                 ln.stop.set()
             if ln.process.is_alive():
-                ln.cpu = lanes.cpu_of(ln.process.pid)  # its work, for the run's figures
+                ln.cpu = process_cpu(ln.process.pid)  # its work, for the run's figures
                 _signal_group(ln.process.pid, signal.SIGKILL)
                 alive.append(ln)
         end = time.monotonic() + 0.5  # reaping only: a killed lane cannot answer any more
