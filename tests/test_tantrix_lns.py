@@ -147,13 +147,18 @@ def test_the_lns_takes_a_better_board_from_the_portfolio():
     assert check.verify(inst, out.solution, check.LONGEST).score == 10
 
 
-def test_free_shapes_race_cpsat_and_the_lns_and_share_boards():
+def test_free_shapes_solve_by_cpsat_and_race_cpsat_and_the_lns_in_a_portfolio():
+    from tilesolve.dispatch import default_backend
     from tilesolve.families.tantrix.family import FAMILY
     from tilesolve.hybrid.portfolio import share_by_default
 
     _, loop = load_instance(INSTANCES / "tantrix_loop56.txt")
     _, fixed = load_instance(INSTANCES / "tantrix_challenge_10.txt")
-    assert FAMILY.objective_backends(loop) == ("cpsat", "lns")
+    scored = SolveOptions(objective="longest")
+    assert default_backend(FAMILY, loop, scored) == "cpsat"  # every thread to CP-SAT
+    assert default_backend(FAMILY, fixed, scored) == "portfolio"
+    assert default_backend(FAMILY, loop, SolveOptions()) == "cpsat"
+    assert FAMILY.objective_backends(loop) == ("cpsat", "lns")  # --backend portfolio, islands
     assert share_by_default(FAMILY, list(FAMILY.objective_backends(loop)))
     assert FAMILY.objective_backends(fixed) == ("search", "cpsat")
 

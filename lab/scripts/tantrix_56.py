@@ -18,6 +18,12 @@ INSTANCE FILE --objective longest` reproduces its score) and a markdown table is
     python lab/scripts/tantrix_56.py --cpu-budget 60 --backends milp:highs,milp:cbc,sat
     python lab/scripts/tantrix_56.py --cpu-budget 300 --backends milp:highs,sat,cpsat --from-best
     taskset -c 1 python lab/scripts/tantrix_56.py --cpu-budget 600 --backends lns --from-best
+    python lab/scripts/tantrix_56.py --cpu-budget 600 --backends cpsat --from-best --on-its-shape
+
+`--on-its-shape` solves the puzzle on the start board's own cells (the instance with `shape
+board` and a `cell` line per tile of the board, written to lab/results/tantrix_56/shapes/):
+CP-SAT's whole model on the free shape the lns has grown, with the board as its hint. The
+result file's name ends in `_shape`; its board is checked again against the free puzzle.
 
 A backend may name its solver after a colon (`milp:cbc`: the milp backend, `--solver cbc`) and
 set options the same way (`lns:window=22:window_max=22`: `--window 22 --window-max 22`).
@@ -84,14 +90,30 @@ def best_path(puzzle: str) -> Path:
     return ROOT / "lab" / "results" / f"tantrix_{puzzle}_best.json"
 
 
+def shape_instance(puzzle: str, start: Path) -> Path:
+    """The puzzle on the start board's cells: its instance with `shape board` and a `cell`
+    line per placed tile, written under OUT/shapes/ (named by the board's file)."""
+    text = (ROOT / f"instances/tantrix_{puzzle}.txt").read_text()
+    cells = [(p["q"], p["r"]) for p in json.loads(start.read_text())["solution"]["placements"]]
+    board = "shape board\n" + "".join(f"cell {q} {r}\n" for q, r in cells)
+    assert "shape free\n" in text
+    path = OUT / "shapes" / f"{puzzle}_cells_of_{start.stem}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text.replace("shape free\n", board))
+    return path
+
+
 def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, niceness: int,
-           partial: Path, queue, start: Path | None) -> None:
+           partial: Path, queue, start: Path | None, on_shape: bool = False) -> None:
     os.nice(niceness)
     import tilesolve
 
     backend, *extra = backend.split(":")
     options = dict(e.split("=", 1) if "=" in e else ("solver", e) for e in extra)
     instance = f"instances/tantrix_{puzzle}.txt"
+    if on_shape:
+        assert start is not None
+        instance = str(shape_instance(puzzle, start).relative_to(ROOT))
     t0, c0 = time.perf_counter(), _cpu()
     try:
         game = tilesolve.load(ROOT / instance)
@@ -100,6 +122,10 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
                              game, instance, partial, t0, c0),
                          hint=start,  # CP-SAT's hint, the MILP's start, the SAT solver's phases
                          **options).to_json()
+        if on_shape and res.get("verified"):  # the board is one of the free puzzle's
+            free = tilesolve.load(ROOT / f"instances/tantrix_{puzzle}.txt")
+            report = free.verify(res["solution"], "longest")
+            res["verified"] = report.ok and report.score == res["objective"]
     except Exception as exc:  # noqa: BLE001 - recorded in the run's file
         res = {"status": "error", "error": str(exc)}
     res["instance"] = instance
@@ -109,14 +135,16 @@ def _child(puzzle: str, backend: str, budget: float, wall: float, seed: int, nic
 
 
 def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
-            niceness: int, from_best: bool | Path = False) -> dict:
+            niceness: int, from_best: bool | Path = False, on_shape: bool = False) -> dict:
     """One run; `from_best`: started from the puzzle's best saved board (its score in the
     file name: `_from<score>`), to see whether the backend improves on it."""
     start = from_best if isinstance(from_best, Path) else best_path(puzzle) if from_best else None
     if start is not None and not start.exists():
         raise SystemExit(f"{start}: no best board saved yet for --from-best")
     start_score = None if start is None else json.loads(start.read_text())["objective"]
-    tail = "" if start is None else f"_from{start_score}"
+    if on_shape and start is None:
+        raise SystemExit("--on-its-shape needs a start board (--from or --from-best)")
+    tail = ("" if start is None else f"_from{start_score}") + ("_shape" if on_shape else "")
     path = OUT / f"{puzzle}_{backend.replace(':', '-')}_cpu{budget:g}_s{seed}{tail}.json"
     if path.exists():
         return json.loads(path.read_text())
@@ -125,7 +153,7 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
     queue = mp.get_context("fork").Queue()
     proc = mp.get_context("fork").Process(
         target=_child,
-        args=(puzzle, backend, budget, wall, seed, niceness, partial, queue, start))
+        args=(puzzle, backend, budget, wall, seed, niceness, partial, queue, start, on_shape))
     proc.start()
     res = queue.get()
     proc.join()
@@ -210,13 +238,15 @@ def main() -> None:
                          "the MILP's start, SAT phases): does the backend improve on it?")
     ap.add_argument("--from", dest="from_file", type=Path,
                     help="start from this board (a saved run's JSON) instead of the best one")
+    ap.add_argument("--on-its-shape", action="store_true",
+                    help="solve on the start board's own cells (shape board) from it")
     ap.add_argument("--plot", help="a PNG of each run's best score against its CPU seconds")
     args = ap.parse_args()
     rows = []
     for puzzle in args.puzzles.split(","):
         for backend in args.backends.split(","):
             res = run_one(puzzle, backend, args.cpu_budget, args.time_limit, args.seed,
-                          args.nice, args.from_file or args.from_best)
+                          args.nice, args.from_file or args.from_best, args.on_its_shape)
             rows.append((puzzle, backend, res))
             print(f"{puzzle} {backend}: {res.get('status')} score {res.get('objective')} "
                   f"({res.get('cpu_seconds')} CPU s)", file=sys.stderr, flush=True)

@@ -16,8 +16,9 @@ from .core.solve import precheck, solve_backend
 
 
 def default_backend(family: Family, instance, opts: SolveOptions) -> str:
-    """No backend named: the family's own optimisers race for an objective, else CP-SAT."""
-    return "portfolio" if opts.objective and family.objective_backends(instance) else "cpsat"
+    """No backend named: for an objective the family's choice (its optimisers racing, as a
+    rule), else CP-SAT."""
+    return family.objective_default(instance) if opts.objective else "cpsat"
 
 
 def read(path: str | Path, opts: SolveOptions, fmt: str | None = None) -> tuple[Family, object,

@@ -81,6 +81,11 @@ class Family:
         """The portfolio's lanes for --objective on this instance; () = the usual race."""
         return ()
 
+    def objective_default(self, instance) -> str:
+        """The backend of an --objective solve without -b: the portfolio of
+        `objective_backends` when the family names them, else CP-SAT."""
+        return "portfolio" if self.objective_backends(instance) else "cpsat"
+
     def island_backends(self, instance) -> tuple[str, ...]:
         """The methods islands take turns with for --objective (default: the portfolio's)."""
         return self.objective_backends(instance)
