@@ -158,6 +158,8 @@ def test_free_shapes_solve_by_cpsat_and_race_cpsat_and_the_lns_in_a_portfolio():
     assert default_backend(FAMILY, loop, scored) == "cpsat"  # every thread to CP-SAT
     assert default_backend(FAMILY, fixed, scored) == "portfolio"
     assert default_backend(FAMILY, loop, SolveOptions()) == "cpsat"
+    raced = SolveOptions(objective="longest", params={"backends": "cpsat,lns"})
+    assert default_backend(FAMILY, loop, raced) == "portfolio"  # --backends alone: a race
     assert FAMILY.objective_backends(loop) == ("cpsat", "lns")  # --backend portfolio, islands
     assert share_by_default(FAMILY, list(FAMILY.objective_backends(loop)))
     assert FAMILY.objective_backends(fixed) == ("search", "cpsat")

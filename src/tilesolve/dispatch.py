@@ -17,7 +17,9 @@ from .core.solve import precheck, solve_backend
 
 def default_backend(family: Family, instance, opts: SolveOptions) -> str:
     """No backend named: for an objective the family's choice (its optimisers racing, as a
-    rule), else CP-SAT."""
+    rule), else CP-SAT; `--backends LIST` alone asks for the race of those."""
+    if opts.objective and opts.params.get("backends"):
+        return "portfolio"
     return family.objective_default(instance) if opts.objective else "cpsat"
 
 
