@@ -69,11 +69,11 @@ def _children(pid: int) -> list[int]:
     return kids
 
 
-def descendants_cpu() -> float:
-    """CPU seconds of this process's live descendants (a portfolio's forkserver and lanes,
-    Dask workers, CBC), each with its ended children: what `cpu_seconds` does not count yet.
-    0 where /proc cannot tell."""
-    total, todo = 0.0, _children(os.getpid())
+def descendants_cpu(root: int | None = None) -> float:
+    """CPU seconds of the live descendants of this process (or of `root`): a portfolio's
+    forkserver and lanes, Dask workers, CBC, each with its ended children; what
+    `cpu_seconds` does not count yet. 0 where /proc cannot tell."""
+    total, todo = 0.0, _children(os.getpid() if root is None else root)
     while todo:
         pid = todo.pop()
         total += process_cpu(pid) or 0.0
