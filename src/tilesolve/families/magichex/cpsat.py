@@ -35,7 +35,7 @@ from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import MagicHexInstance
 from .search_order import cell_order
-from .tabu import LineAlgebra, compiled_for, tabu_race
+from .tabu import tabu_race
 
 STRATEGIES = ("auto", "fixed", "tabu")
 OPTIONS = Options(
@@ -168,7 +168,7 @@ def local_search_hint(inst: MagicHexInstance, opts: SolveOptions) -> tuple[Solut
     stats = {
         "tabu_seconds": round(time.monotonic() - t0, 4),
         "tabu_threads": threads,
-        "tabu_engine": "compiled" if compiled_for(LineAlgebra(inst)) else "numpy",
+        "tabu_engine": res.engine,
         "tabu_winner": won,
         "tabu_iterations": res.iterations,
         "tabu_cost": res.cost,

@@ -52,6 +52,7 @@ class TabuResult:
     iterations: int
     shakes: int
     scored: int = 0  # swaps scored (each the cost of a neighbouring board), over all steps
+    engine: str = "numpy"  # which steps ran: "compiled" (_tabu.c) or "numpy"
 
 
 class LineAlgebra:
@@ -158,7 +159,7 @@ def _compiled_search(la: LineAlgebra, v: np.ndarray, rng: np.random.Generator, d
             break
         _tabu.step(*arrays, budget)
     return TabuResult(arrays[8], int(st[S_BEST]), int(st[S_IT]), int(st[S_SHAKES]),
-                      int(st[S_SCORED]))
+                      int(st[S_SCORED]), "compiled")
 
 
 def tabu_race(inst: MagicHexInstance, seed: int | None, threads: int,
@@ -195,7 +196,8 @@ def tabu_race(inst: MagicHexInstance, seed: int | None, threads: int,
     won = min(range(threads), key=lambda k: results[k].cost)
     best = results[won]
     return TabuResult(best.values, best.cost, sum(r.iterations for r in results),
-                      sum(r.shakes for r in results), sum(r.scored for r in results)), won
+                      sum(r.shakes for r in results), sum(r.scored for r in results),
+                      best.engine), won
 
 
 def _numpy_search(la: LineAlgebra, v: np.ndarray, rng: np.random.Generator, deadline, stop,
