@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .core.checkpoint import cpu_seconds
+from .core.checkpoint import cpu_seconds, process_tree
 from .core.errors import InputError
 from .core.family import get_family, load_instance
 from .core.options import Option, Options
@@ -249,13 +249,7 @@ def adopt_orphans() -> None:
 
 def children() -> set[int]:
     """This process's children, living or not yet waited for (Linux; empty elsewhere)."""
-    out: set[int] = set()
-    for path in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
-        try:
-            out.update(int(pid) for pid in path.read_text().split())
-        except OSError:
-            continue
-    return out
+    return set(process_tree().get(os.getpid(), []))
 
 
 def reap_adopted(known: set[int], patience: float = 30.0) -> None:

@@ -47,25 +47,37 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def process_cpu(pid: int) -> float | None:
-    """CPU seconds of process `pid`, its threads and its waited-for children (/proc; None
-    where it cannot be read)."""
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command's name (None where it cannot be read)."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
-            fields = fh.read().rsplit(")", 1)[1].split()
-        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+            return fh.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
         return None
 
 
-def _children(pid: int) -> list[int]:
-    kids: list[int] = []
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds of process `pid`, its threads and its waited-for children (/proc; None
+    where it cannot be read)."""
+    fields = _stat(pid)
     try:
-        for task in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{task}/children") as fh:
-                kids.extend(int(k) for k in fh.read().split())
-    except (OSError, ValueError):
-        pass  # gone meanwhile, or a kernel without the children files: what was read
+        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK") if fields else None
+    except (ValueError, IndexError):
+        return None
+
+
+def process_tree() -> dict[int, list[int]]:
+    """Each live process's children, from the parent field of every /proc/PID/stat: the
+    `task/*/children` files need a kernel option that a CI machine did not have."""
+    kids: dict[int, list[int]] = {}
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return kids
+    for pid in pids:
+        fields = _stat(pid)
+        if fields and len(fields) > 1 and fields[1].isdigit():
+            kids.setdefault(int(fields[1]), []).append(int(pid))
     return kids
 
 
@@ -73,11 +85,12 @@ def descendants_cpu(root: int | None = None) -> float:
     """CPU seconds of the live descendants of this process (or of `root`): a portfolio's
     forkserver and lanes, Dask workers, CBC, each with its ended children; what
     `cpu_seconds` does not count yet. 0 where /proc cannot tell."""
-    total, todo = 0.0, _children(os.getpid() if root is None else root)
+    tree = process_tree()
+    total, todo = 0.0, list(tree.get(os.getpid() if root is None else root, []))
     while todo:
         pid = todo.pop()
         total += process_cpu(pid) or 0.0
-        todo.extend(_children(pid))
+        todo.extend(tree.get(pid, []))
     return total
 
 
