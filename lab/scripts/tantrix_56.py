@@ -165,11 +165,13 @@ def run_one(puzzle: str, backend: str, budget: float, wall: float, seed: int,
 
 
 def best_boards() -> dict[str, dict]:
-    """The highest verified score of each puzzle over every saved run, written out."""
+    """The highest verified score of each puzzle over every saved run and the best board
+    already kept (which may come from another script's runs), written out."""
     best: dict[str, dict] = {}
-    for path in sorted(OUT.glob("*.json")):
+    kept = [best_path(puzzle) for puzzle in PUZZLES if best_path(puzzle).exists()]
+    for path in kept + sorted(OUT.glob("*.json")):
         res = json.loads(path.read_text())
-        puzzle = path.name.split("_")[0]
+        puzzle = path.name.split("_")[1] if path in kept else path.name.split("_")[0]
         if res.get("verified") and (puzzle not in best
                                     or res["objective"] > best[puzzle]["objective"]):
             best[puzzle] = res

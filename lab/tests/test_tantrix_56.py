@@ -22,3 +22,24 @@ def test_the_shape_instance_holds_the_boards_cells_and_takes_the_board(tmp_path,
     assert report.ok and report.score == saved["objective"] >= 104
     free = tilesolve.load(tantrix_56.ROOT / "instances" / "tantrix_loop56.txt")
     assert free.verify(saved["solution"], "longest").score == report.score
+
+
+def test_the_best_board_kept_is_replaced_only_by_a_higher_verified_run(tmp_path, monkeypatch):
+    """A board kept from another script's runs (the islands', CP-SAT's eight workers') stayed
+    only until this script wrote the best of its own runs over it, lower or not."""
+    out = tmp_path / "runs"
+    out.mkdir()
+    monkeypatch.setattr(tantrix_56, "OUT", out)
+    monkeypatch.setattr(tantrix_56, "best_path", lambda p: tmp_path / f"tantrix_{p}_best.json")
+    kept = tmp_path / "tantrix_loop56_best.json"
+    kept.write_text(json.dumps({"verified": True, "objective": 111, "from": "kept"}))
+    (out / "loop56_cpsat_cpu600_s0.json").write_text(json.dumps({"verified": True,
+                                                                 "objective": 104}))
+    (out / "loop56_lns_cpu600_s0.json").write_text(json.dumps({"verified": False,
+                                                              "objective": 140}))
+    assert tantrix_56.best_boards()["loop56"]["objective"] == 111
+    assert json.loads(kept.read_text())["from"] == "kept"
+    (out / "loop56_cpsat_cpu600_s1.json").write_text(json.dumps({"verified": True,
+                                                                 "objective": 112}))
+    assert tantrix_56.best_boards()["loop56"]["objective"] == 112
+    assert json.loads(kept.read_text())["objective"] == 112
