@@ -67,8 +67,9 @@ def process_cpu(pid: int) -> float | None:
 
 
 def process_tree() -> dict[int, list[int]]:
-    """Each live process's children, from the parent field of every /proc/PID/stat: the
-    `task/*/children` files need a kernel option that a CI machine did not have."""
+    """Each live process's children, from the parent field of every /proc/PID/stat (1.7 ms
+    for 65 processes): the `task/*/children` files are a kernel option, and through them
+    one machine's walk never found a grandchild that had burnt a CPU second."""
     kids: dict[int, list[int]] = {}
     try:
         pids = [name for name in os.listdir("/proc") if name.isdigit()]
