@@ -96,7 +96,8 @@ def shape_instance(puzzle: str, start: Path) -> Path:
     text = (ROOT / f"instances/tantrix_{puzzle}.txt").read_text()
     cells = [(p["q"], p["r"]) for p in json.loads(start.read_text())["solution"]["placements"]]
     board = "shape board\n" + "".join(f"cell {q} {r}\n" for q, r in cells)
-    assert "shape free\n" in text
+    if "shape free\n" not in text:
+        raise SystemExit(f"{puzzle}: --on-its-shape needs the free-shape instance")
     path = OUT / "shapes" / f"{puzzle}_cells_of_{start.stem}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text.replace("shape free\n", board))
@@ -168,10 +169,10 @@ def best_boards() -> dict[str, dict]:
     """The highest verified score of each puzzle over every saved run and the best board
     already kept (which may come from another script's runs), written out."""
     best: dict[str, dict] = {}
-    kept = [best_path(puzzle) for puzzle in PUZZLES if best_path(puzzle).exists()]
-    for path in kept + sorted(OUT.glob("*.json")):
+    kept = [(puzzle, best_path(puzzle)) for puzzle in PUZZLES if best_path(puzzle).exists()]
+    runs = [(path.name.split("_")[0], path) for path in sorted(OUT.glob("*.json"))]
+    for puzzle, path in kept + runs:
         res = json.loads(path.read_text())
-        puzzle = path.name.split("_")[1] if path in kept else path.name.split("_")[0]
         if res.get("verified") and (puzzle not in best
                                     or res["objective"] > best[puzzle]["objective"]):
             best[puzzle] = res
