@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import INSTANCES
+from conftest import INSTANCES, run_cli
 from ortools.sat.python import cp_model
 
 from tilesolve.core.family import load_instance
@@ -192,3 +192,27 @@ def test_kicks_leave_the_board_and_the_best_board_is_kept():
     for out in runs:
         rep = check.verify(inst, out.solution, check.LONGEST)
         assert rep.ok and rep.score == out.objective >= 0
+
+
+def test_cpsat_with_a_margin_searches_the_shape_and_beats_the_compact_board():
+    """Discovery 6 (a red loop through tiles 1-6): CP-SAT proves 5 the best on the compact
+    board; with one ring of empty cells around it the band holds the 6-tile loop, on another
+    shape, and the checker agrees."""
+    from tilesolve.families.tantrix import cpsat_score
+
+    _, inst = load_instance(INSTANCES / "tantrix_discovery_06.txt")
+    fixed = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1))
+    assert fixed.objective == 5 and fixed.stats["optimal_on_board"]
+    banded = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1,
+                                                  hint=fixed.solution, params={"margin": 1}))
+    rep = check.verify(inst, banded.solution, check.LONGEST)
+    assert rep.ok and rep.score == banded.objective == 6
+    assert banded.stats["optimal_in_band"] and banded.stats["start_score"] == 5
+    assert set(banded.solution) != set(fixed.solution)
+
+
+def test_a_margin_on_a_fixed_board_is_refused_in_one_line():
+    proc = run_cli("solve", INSTANCES / "tantrix_challenge_10.txt", "--objective", "longest",
+                   "-b", "cpsat", "--margin", "1")
+    assert proc.returncode != 0 and "free shapes only" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

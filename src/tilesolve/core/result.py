@@ -145,6 +145,12 @@ class SolveOptions:
         if self.count_limit is not None and self.count_limit < 1:
             raise InputError(f"--count-limit must be at least 1, got {self.count_limit}")
 
+    def but(self, **changes: Any) -> SolveOptions:
+        """A copy with `changes` whose clock keeps running (dataclasses.replace restarts it)."""
+        out = replace(self, **changes)
+        out.started = self.started
+        return out
+
     def start_clock(self) -> None:
         self.started = time.monotonic() if self.clock_from is None else self.clock_from
 

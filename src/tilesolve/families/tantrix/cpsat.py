@@ -26,7 +26,7 @@ from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
-from ...core.options import Option, Options
+from ...core.options import Option, Options, count
 from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
@@ -49,6 +49,9 @@ OPTIONS = Options(
            "shapes with a line goal"),
     Option("hint", str, None, "--objective longest: a board file (same cells) as the solver's "
            "hint"),
+    Option("margin", count, 0, "--objective longest on a free shape: rings of empty cells "
+           "around the start board (the hint, else a compact fill) that the tiles may take, so "
+           "the shape is searched inside them (0: the compact board, fixed)"),
 )
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 

@@ -30,7 +30,8 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
-from .cpsat import TantrixCpsat, _false, _true
+from . import cpsat_band
+from .cpsat import OPTIONS, TantrixCpsat, _false, _true
 from .family import FAMILY
 from .instance import TantrixInstance
 from .score_pick import on_board, score_layout
@@ -107,9 +108,25 @@ def hint_board(inst: TantrixInstance, opts: SolveOptions, cells: list) -> Soluti
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    margin = OPTIONS.value(opts.params, "margin")
+    if margin:
+        return _in_band(inst, opts, margin)
     compiled = built(opts, lambda: ScoreCpsat(inst))
     board = hint_board(inst, opts, compiled.layout.cells)
     if board is not None:
         compiled.suggest(board)
     out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
     return on_board(out, inst, compiled.layout)
+
+
+def _in_band(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
+    """--margin N: the shape searched inside a band around the start board (`cpsat_band`)."""
+    if inst.shape != "free":
+        raise InputError("--margin moves tiles off the board: free shapes only (this "
+                         "instance fixes its cells)")
+    if not inst.goals or any(g.colour == "any" for g in inst.goals):
+        raise InputError("--margin scores goals of given colours (no 'any')")
+    path = opts.params.get("hint")
+    if path is not None:
+        opts = opts.but(hint=FAMILY.read_solution(inst, path))
+    return cpsat_band.solve(inst, opts, margin)

@@ -130,6 +130,20 @@ def window(board: Solution, centre: Hex, tiles: int, empty: int,
     return taken, near(rim)[:empty]
 
 
+def start_board(inst, opts: SolveOptions, rng: random.Random, late) -> Solution | None:
+    """The hint board when it verifies, else the search backend's compact fill (None when
+    `late()` comes first)."""
+    board = opts.hint
+    if board and check.verify(inst, board, check.LONGEST).ok:
+        return dict(board)
+    t = score_search.Tables.build(inst)
+    while not late():
+        full = score_search.first_fill(t, rng, score_search.FILL_NODES, opts.deadline(), opts)
+        if full is not None:
+            return {t.cells[i]: (t.tiles[j], rot) for i, (j, rot) in enumerate(full)}
+    return None
+
+
 class FreeShapeLns:
     def __init__(self, inst, opts: SolveOptions):
         if opts.started is None:  # a caller that did not start the clock: the limit runs now
@@ -148,17 +162,7 @@ class FreeShapeLns:
         self.kicks = self.kicks_lower = 0  # kicks, and those that took a lower score
 
     def start(self) -> Solution | None:
-        """The hint board when it verifies, else the search backend's compact fill."""
-        board = self.opts.hint
-        if board and check.verify(self.inst, board, check.LONGEST).ok:
-            return dict(board)
-        t = score_search.Tables.build(self.inst)
-        while not self.late():
-            full = score_search.first_fill(t, self.rng, score_search.FILL_NODES,
-                                           self.opts.deadline(), self.opts)
-            if full is not None:
-                return {t.cells[i]: (t.tiles[j], rot) for i, (j, rot) in enumerate(full)}
-        return None
+        return start_board(self.inst, self.opts, self.rng, self.late)
 
     def steered(self, board: Solution) -> int:
         """The score the steps maximise: the full score, or with --cap each goal's piece
@@ -313,7 +317,7 @@ def solve(inst, opts: SolveOptions) -> Outcome:
     if path is not None:
         from .family import FAMILY
 
-        opts = dataclasses.replace(opts, hint=FAMILY.read_solution(inst, path))
+        opts = opts.but(hint=FAMILY.read_solution(inst, path))
     return FreeShapeLns(inst, opts).run()
 
 

@@ -84,7 +84,8 @@ class WindowModel:
     """The window's CP-SAT model; `board(solver)` reads the whole board back."""
 
     def __init__(self, inst: TantrixInstance, board: Solution, taken: list[Hex],
-                 empty: list[Hex], floor: int, cap: int | None = None):
+                 empty: list[Hex], floor: int, cap: int | None = None,
+                 walk: bool = True):
         self.inst, self.m = inst, cp_model.CpModel()
         self.cells = list(taken) + list(empty)
         self.win = set(self.cells)
@@ -100,11 +101,17 @@ class WindowModel:
         self.m.add(self.score >= floor)
         # ties go to the board that differs most from the current one, so a plateau of equal
         # scores is walked instead of the hint returned (from Loop 91: 1 move in 15 steps
-        # without it)
+        # without it); `walk=False`: the score alone (one solve of the whole board)
         self.changed = [1 - self.x[c].get(board[c], 0) if c in board else self.y[c]
                         for c in self.cells]
-        self.m.maximize(self.score * (len(self.cells) + 1) + sum(self.changed))
-        for c in self.cells:  # the current board as the hint
+        self.m.maximize(self.score * (len(self.cells) + 1) + sum(self.changed) if walk
+                        else self.score)
+        self.hint(board)
+
+    def hint(self, board: Solution) -> None:
+        """A board as CP-SAT's hint (it replaces any earlier one)."""
+        self.m.clear_hints()
+        for c in self.cells:
             for (t, rot), v in self.x[c].items():
                 self.m.add_hint(v, board.get(c) == (t, rot))
 

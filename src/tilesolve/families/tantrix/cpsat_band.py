@@ -1,0 +1,84 @@
+"""CP-SAT's --objective longest on a free shape inside a band of cells: `--margin N`.
+
+The score model of `cpsat_score` fills one compact board, and the best score on a board can
+lie below the puzzle's: CP-SAT proved that the Loop's compact board holds at most 130, where
+Kuiper's board scores 136 (lab/pages/tantrix_56.md). With `--margin N` the tiles may also
+take the empty cells within N steps of the start board (the `--hint` board, else the search
+backend's compact fill), so one solve searches every shape inside that band. The model is the
+lns's window model (`window_model.WindowModel`) with every tile in the window and none fixed:
+
+- each tile once, at most one per cell of the band;
+- the golden rule between touching tiles;
+- one cluster (a flow from one root tile) without holes (Euler's count);
+- per goal colour one picked piece of the goal's kind (`add_circuit`), the score their sum;
+- the start board as the hint and its score as a floor, so every solution found is at least
+  as good.
+
+Every model solution is a valid board of the free puzzle. CP-SAT's bound holds over the
+band's shapes only, never over all shapes, so an answer is FEASIBLE (stats: `band_cells`,
+`bound_in_band`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...backends import cpsat as runner
+from ...core import hexgrid as hx
+from ...core.limits import OutOfTime, built
+from ...core.result import Outcome, Solution, SolveOptions, Status
+from . import check
+from .instance import TantrixInstance
+from .lns import start_board
+from .window_model import WindowModel
+
+
+def band(board: Solution, margin: int) -> list[hx.Hex]:
+    """The empty cells within `margin` steps of the board's cells."""
+    out, edge = set(), set(board)
+    for _ in range(margin):
+        edge = {nb for c in edge for nb in hx.neighbours(c)} - set(board) - out
+        out |= edge
+    return sorted(out)
+
+
+class BandCpsat(runner.CpsatModel):
+    objective = True
+
+    def __init__(self, inst: TantrixInstance, board: Solution, margin: int):
+        self.cells = sorted(board) + band(board, margin)
+        floor = int(check.score(inst, board))
+        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], floor,
+                               walk=False)
+        self.model = self.win.m
+
+    def decode(self, value) -> Solution:
+        return {c: tr for c in self.cells for tr, v in self.win.x[c].items() if value(v)}
+
+    def suggest(self, solution: Solution) -> None:
+        self.win.hint(solution)
+
+
+def solve(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
+    board = start_board(inst, opts, random.Random(opts.seed),
+                        lambda: opts.stopped() or opts.remaining() == 0)
+    if board is None:
+        return Outcome(Status.TIMEOUT, stats={"margin": margin})
+    score = int(check.score(inst, board))
+    opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
+    stats = {"margin": margin, "start_score": score}
+    try:
+        compiled = built(opts, lambda: BandCpsat(inst, board, margin))
+    except OutOfTime:
+        return Outcome(Status.FEASIBLE, board, float(score), stats={
+            **stats, "stopped": "the time limit ran out while the model was built"})
+    out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
+    out.stats.update(stats, band_cells=len(compiled.cells))
+    if out.solution is None and out.status == Status.TIMEOUT:  # stopped in presolve
+        out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
+    if out.bound is not None:
+        out.stats["bound_in_band"] = out.bound
+    if out.status == Status.SOLVED:  # the best inside the band, not over all shapes
+        out.stats["optimal_in_band"] = True
+        out.status = Status.FEASIBLE
+    return out
