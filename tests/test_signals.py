@@ -230,3 +230,23 @@ def test_a_signal_at_any_moment_leaves_no_traceback_process_or_file(run, how, de
     # SIGTERM as an islands run's cluster closed printed a worker client's RuntimeError and
     # Dask's "Failed to remove" for each of its folders)
     assert [ln for ln in _err.splitlines() if ln.strip()] in ([], ["interrupted"]), _err
+
+
+@pytest.mark.parametrize("end", ["exit", "kill -9"])
+def test_a_folder_watched_until_exit_is_removed_and_the_exit_prints_nothing(tmp_path, end):
+    """multiprocessing's temporary folder gets a watcher held by a bare descriptor: the
+    folder goes however the process ends, and the interpreter's exit warns of no Popen or
+    pipe object left running (it did, in every in-process portfolio test run's end)."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "watched"
+    folder.mkdir()
+    code = ("import os, sys\nfrom tilesolve.core import scratch\n"
+            "scratch.watch_until_exit(sys.argv[1])\n"
+            "if sys.argv[2] == 'kill -9':\n    os.kill(os.getpid(), 9)\n")
+    proc = subprocess.run([sys.executable, "-W", "always", "-c", code, str(folder), end],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.stderr == ""
+    assert proc.returncode == (0 if end == "exit" else -9)
+    assert wait_for(lambda: not folder.exists(), patience=30)

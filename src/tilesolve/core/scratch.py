@@ -75,6 +75,31 @@ def watch(folder: str | None = None) -> subprocess.Popen:
     return watcher
 
 
+_HELD: list[int] = []  # the pipes' write ends of the watchers held until this process ends
+
+
+def watch_until_exit(folder: str) -> None:
+    """A watcher that cleans `folder` once this process ends, held by nothing but the write
+    end of its pipe as a bare descriptor, which only the process's end closes. `watch`'s
+    Popen and pipe objects, kept to the end, were collected at the interpreter's exit with a
+    ResourceWarning each ("subprocess ... is still running", "unclosed file") in the test
+    runs that start a race in-process."""
+    read, write = os.pipe()  # both close on exec: no other child of ours holds the write end
+    try:
+        os.posix_spawn(sys.executable, [sys.executable, "-I", "-S", os.path.abspath(__file__)],
+                       os.environ, setsid=True, file_actions=[
+                           (os.POSIX_SPAWN_DUP2, read, 0),
+                           (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                           (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+    except BaseException:
+        os.close(write)
+        raise
+    finally:
+        os.close(read)
+    os.write(write, b"D" + os.fsencode(folder) + b"\n")
+    _HELD.append(write)
+
+
 def tell(watcher: subprocess.Popen, name: str, kind: bytes = b"D") -> None:
     """Give a watcher a folder to clean (kind D), or a file to remove if it still exists when
     this process ends (kind F)."""

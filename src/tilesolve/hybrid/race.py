@@ -31,7 +31,7 @@ from . import lanes
 _LIVE: weakref.WeakSet = weakref.WeakSet()  # every race not yet shut down, for atexit
 
 
-_TEMP_WATCH: list = []  # the watcher of multiprocessing's temporary folder, once started
+_TEMP_WATCH: list = []  # [True] once multiprocessing's temporary folder has its watcher
 
 
 def _context():
@@ -100,7 +100,8 @@ def _watch_temp_folder() -> None:
     """multiprocessing removes its folder (the forkserver's socket) at our exit, not after
     a kill -9: then a watcher process does (core.scratch)."""
     if not _TEMP_WATCH:
-        _TEMP_WATCH.append(scratch.watch(mp_util.get_temp_dir()))
+        scratch.watch_until_exit(mp_util.get_temp_dir())
+        _TEMP_WATCH.append(True)
 
 
 @dataclass
