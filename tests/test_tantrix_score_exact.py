@@ -119,3 +119,17 @@ def test_cli_scores_with_milp_and_sat(tmp_path, backend):
     assert proc.returncode == 0, proc.stderr
     res = json.loads(proc.stdout)
     assert (res["status"], res["objective"], res["verified"]) == ("solved", 7, True)
+
+
+@pytest.mark.parametrize("backend", [milp, cpsat])
+def test_a_limit_spent_before_the_solve_is_not_restarted_when_highs_is_chosen(tmp_path, backend):
+    """The MILP picks HiGHS by copying the options; the copy restarted the clock, so a solve
+    whose limit had run out still built and solved (SOLVED, 7). Now the build is cut off."""
+    from tilesolve.core.limits import OutOfTime
+
+    inst = _instance(tmp_path, FIVE)
+    opts = SolveOptions(objective="longest", time_limit=5, threads=1)
+    opts.start_clock()
+    opts.started -= 10  # the limit ran out before the backend began
+    with pytest.raises(OutOfTime):
+        backend.solve(inst, opts)

@@ -23,7 +23,6 @@ Search (`--strategy`):
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
@@ -141,9 +140,7 @@ def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     stats: dict = {"strategy": strategy}
     if strategy == "tabu" and not opts.hint:
         hint, stats = local_search_hint(inst, opts)
-        clock = opts.started
-        opts = replace(opts, hint=hint)
-        opts.started = clock  # the limit counts from the solve's start, not the tabu's end
+        opts = opts.but(hint=hint)  # the limit counts from the solve's start, not the tabu's end
     # symmetry breaking would reject a hint or fixed cells in the wrong orientation
     symmetry = not (opts.fix or opts.hint or switch(opts.params, "no_symmetry", False))
     channel = switch(opts.params, "channel", False)

@@ -12,8 +12,6 @@ within 90 s while HiGHS needed about 15 s (`--solver cbc` still selects CBC).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pulp
 
 from ...backends import milp as runner
@@ -83,7 +81,7 @@ def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexMilp:
 def _highs_unless_named(opts: SolveOptions) -> SolveOptions:
     if "solver" in opts.params:
         return opts
-    return replace(opts, params={**opts.params, "solver": "highs"})
+    return opts.but(params={**opts.params, "solver": "highs"})
 
 
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:

@@ -314,7 +314,7 @@ def _solve(inst: TantrixInstance, opts: SolveOptions, count: bool) -> Outcome:
     if inst.shape != "free" and "solver" not in opts.params:
         # challenge 40 (exact board, four cell orders): HiGHS closed the lazy loop in 10-68 s
         # every time, CBC in 2-72 s three times out of four; free shapes: CBC was faster
-        opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
+        opts = opts.but(params={**opts.params, "solver": "highs"})
     if model == "kino-uno":
         check_setting(inst)
         compiled = built(opts, lambda: KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9))

@@ -24,8 +24,6 @@ more), SOLVED where the instance fixes the board.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pulp
 
 from ...backends import milp as runner
@@ -149,7 +147,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     if "solver" not in opts.params:
         # the tests' five-cell board: HiGHS proved 7 in 0.5 s, CBC in 2 s; ten tiles, three
         # loop goals: HiGHS proved 13 in 18 s, CBC had 12 unproved at 25 s
-        opts = dataclasses.replace(opts, params={**opts.params, "solver": "highs"})
+        opts = opts.but(params={**opts.params, "solver": "highs"})
     compiled = built(opts, lambda: ScoreMilp(inst, connect))
     out = runner.run(compiled, opts)
     out.stats["connect"] = connect
