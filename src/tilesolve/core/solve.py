@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from .family import Family
 from .result import Outcome, SolveOptions, SolveResult, Status
@@ -26,7 +25,7 @@ def backend_share(family: Family, backend: str, params: dict) -> dict:
 
 def run_backend(family: Family, instance, backend: str, opts: SolveOptions) -> Outcome:
     """Run one backend (not the portfolio) and return its unverified outcome."""
-    opts = replace(opts, params=backend_params(family, backend, opts.params))
+    opts = opts.but(params=backend_params(family, backend, opts.params))
     return run_validated(family, instance, backend, opts)
 
 
