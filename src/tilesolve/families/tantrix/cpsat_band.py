@@ -74,7 +74,8 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
     except OutOfTime:
         return Outcome(Status.FEASIBLE, board, float(score), stats={
             **stats, "stopped": "the time limit ran out while the model was built"})
-    out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
+    out = runner.run(compiled, opts.but(hint=board),  # the start board, not a hint it replaced
+                     **({"num_workers": 8} if opts.threads == 0 else {}))
     out.stats.update(stats, band_cells=len(compiled.cells))
     if out.solution is None and out.status == Status.TIMEOUT:  # stopped in presolve
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
