@@ -23,6 +23,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import experiment
+
 
 @dataclass
 class Run:
@@ -67,12 +69,7 @@ def table(label: str, runs: list[Run]) -> str:
 
 
 def plot(chains: dict[str, list[Run]], goals: dict[str, int], path: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = experiment.pyplot().subplots(figsize=(7, 4.2))
     for (label, runs), colour in zip(chains.items(), ("tab:blue", "tab:orange", "tab:green"),
                                      strict=False):
         pts = chain_points(runs)
@@ -82,12 +79,10 @@ def plot(chains: dict[str, list[Run]], goals: dict[str, int], path: str) -> None
             ax.axhline(goals[label], color=colour, linestyle=":", linewidth=1)
             ax.annotate(f"{label} goal {goals[label]}", (0, goals[label]), color=colour,
                         fontsize=8, xytext=(2, 2), textcoords="offset points")
-    ax.set_xlabel("CPU hours (two cores, CP-SAT's eight workers)")
-    ax.set_ylabel("score (tiles on each colour's longest piece)")
-    ax.set_title("Tantrix 56: best verified board along the chain of runs")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    experiment.label_axes(ax, "Tantrix 56: best verified board along the chain of runs",
+                          "CPU hours (two cores, CP-SAT's eight workers)",
+                          "score (tiles on each colour's longest piece)")
+    experiment.save(fig, path)
 
 
 def main() -> None:
