@@ -60,13 +60,16 @@ def clean(folder: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+_WATCHER = [sys.executable, "-I", "-S", os.path.abspath(__file__)]  # this file, as the watcher
+
+
 def watch(folder: str | None = None) -> subprocess.Popen:
     """A watcher that cleans `folder` once this process ends, however it ends: a process in
     its own session (a Ctrl-C or a signal to our process group does not reach it) that waits
     for the end of file on its stdin, whose write end only this process holds. Without a
     folder it waits for one (`tell`)."""
     watcher = subprocess.Popen(
-        [sys.executable, "-I", "-S", os.path.abspath(__file__)],
+        _WATCHER,
         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
@@ -86,11 +89,10 @@ def watch_until_exit(folder: str) -> None:
     runs that start a race in-process."""
     read, write = os.pipe()  # both close on exec: no other child of ours holds the write end
     try:
-        os.posix_spawn(sys.executable, [sys.executable, "-I", "-S", os.path.abspath(__file__)],
-                       os.environ, setsid=True, file_actions=[
-                           (os.POSIX_SPAWN_DUP2, read, 0),
-                           (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-                           (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+        os.posix_spawn(sys.executable, _WATCHER, os.environ, setsid=True, file_actions=[
+            (os.POSIX_SPAWN_DUP2, read, 0),
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
     except BaseException:
         os.close(write)
         raise

@@ -47,10 +47,9 @@ def band(board: Solution, margin: int) -> list[hx.Hex]:
 class BandCpsat(runner.CpsatModel):
     objective = True
 
-    def __init__(self, inst: TantrixInstance, board: Solution, margin: int):
+    def __init__(self, inst: TantrixInstance, board: Solution, score: int, margin: int):
         self.cells = sorted(board) + band(board, margin)
-        floor = int(check.score(inst, board))
-        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], floor,
+        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], score,
                                walk=False)
         self.model = self.win.m
 
@@ -70,7 +69,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
     opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
     stats = {"margin": margin, "start_score": score}
     try:
-        compiled = built(opts, lambda: BandCpsat(inst, board, margin))
+        compiled = built(opts, lambda: BandCpsat(inst, board, score, margin))
     except OutOfTime:
         return Outcome(Status.FEASIBLE, board, float(score), stats={
             **stats, "stopped": "the time limit ran out while the model was built"})

@@ -34,6 +34,7 @@ from . import cpsat_band
 from .cpsat import OPTIONS, TantrixCpsat, _false, _true
 from .family import FAMILY
 from .instance import TantrixInstance
+from .lns import free_shape_options
 from .score_pick import on_board, score_layout
 
 
@@ -121,12 +122,4 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
 
 def _in_band(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
     """--margin N: the shape searched inside a band around the start board (`cpsat_band`)."""
-    if inst.shape != "free":
-        raise InputError("--margin moves tiles off the board: free shapes only (this "
-                         "instance fixes its cells)")
-    if not inst.goals or any(g.colour == "any" for g in inst.goals):
-        raise InputError("--margin scores goals of given colours (no 'any')")
-    path = opts.params.get("hint")
-    if path is not None:
-        opts = opts.but(hint=FAMILY.read_solution(inst, path))
-    return cpsat_band.solve(inst, opts, margin)
+    return cpsat_band.solve(inst, free_shape_options(inst, opts, "cpsat --margin"), margin)

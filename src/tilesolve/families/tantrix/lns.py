@@ -306,19 +306,25 @@ class FreeShapeLns:
                 "best_score": best, "seconds": round(time.perf_counter() - t0, 4)}
 
 
+def free_shape_options(inst, opts: SolveOptions, who: str) -> SolveOptions:
+    """What a search that changes the shape needs (a free shape, goals of given colours),
+    refused in one line naming `who`, and the options with `--hint FILE` read as the hint."""
+    if inst.shape != "free":
+        raise InputError(f"{who} changes the shape: free shapes only")
+    if not inst.goals or any(g.colour == "any" for g in inst.goals):
+        raise InputError(f"{who} scores goals of given colours (no 'any')")
+    path = opts.params.get("hint")
+    if path is None:
+        return opts
+    from .family import FAMILY
+
+    return opts.but(hint=FAMILY.read_solution(inst, path))
+
+
 def solve(inst, opts: SolveOptions) -> Outcome:
     if opts.objective not in OBJECTIVES:
         raise InputError("the lns backend of tantrix searches --objective longest only")
-    if inst.shape != "free":
-        raise InputError("the lns backend of tantrix changes the shape: free shapes only")
-    if not inst.goals or any(g.colour == "any" for g in inst.goals):
-        raise InputError("the lns backend of tantrix scores goals of given colours (no 'any')")
-    path = opts.params.get("hint")
-    if path is not None:
-        from .family import FAMILY
-
-        opts = opts.but(hint=FAMILY.read_solution(inst, path))
-    return FreeShapeLns(inst, opts).run()
+    return FreeShapeLns(inst, free_shape_options(inst, opts, "the lns backend of tantrix")).run()
 
 
 BACKEND = Backend("lns", OPTIONS, solve, objectives=OBJECTIVES)
