@@ -211,6 +211,30 @@ def test_cpsat_with_a_margin_searches_the_shape_and_beats_the_compact_board():
     assert set(banded.solution) != set(fixed.solution)
 
 
+def test_a_capped_band_ranks_by_the_balanced_score_then_the_full_one():
+    """--cap 3 on Discovery 6: the start board's loop of 5 counts 3, and among the band's boards
+    of balanced score 3 CP-SAT's second objective takes the 6-tile loop; the answer and its
+    score are the board's own (CP-SAT's stand-in objective reads 3 * 7 + 6 = 27)."""
+    from tilesolve.families.tantrix import cpsat_score
+
+    _, inst = load_instance(INSTANCES / "tantrix_discovery_06.txt")
+    fixed = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1))
+    capped = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1,
+                                                  hint=fixed.solution,
+                                                  params={"margin": 1, "cap": 3}))
+    rep = check.verify(inst, capped.solution, check.LONGEST)
+    assert rep.ok and rep.score == capped.objective == 6
+    assert capped.stats["cap"] == 3 and capped.stats["balanced_start"] == 3
+    assert capped.stats["optimal_in_band"] and capped.bound is None
+
+
+def test_a_cap_without_a_margin_is_refused_in_one_line():
+    proc = run_cli("solve", INSTANCES / "tantrix_discovery_06.txt", "--objective", "longest",
+                   "-b", "cpsat", "--cap", "3")
+    assert proc.returncode != 0 and "needs --margin" in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
 def test_a_margin_on_a_fixed_board_is_refused_in_one_line():
     proc = run_cli("solve", INSTANCES / "tantrix_challenge_10.txt", "--objective", "longest",
                    "-b", "cpsat", "--margin", "1")

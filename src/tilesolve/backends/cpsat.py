@@ -27,6 +27,11 @@ class CpsatModel(CompiledModel):
 
     model: cp_model.CpModel
 
+    def reported(self, value, raw: float) -> float:
+        """The objective of the solution at `value` as the user counts it: CP-SAT's value,
+        unless the model maximises a stand-in for it (Tantrix's `--margin` with `--cap`)."""
+        return raw
+
 
 def make_solver(opts: SolveOptions, **params: Any) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
@@ -79,7 +84,8 @@ class _Progress(cp_model.CpSolverSolutionCallback):
 
     def on_solution_callback(self) -> None:
         try:
-            obj = self.objective_value if self.compiled.objective else None
+            obj = (self.compiled.reported(self.value, self.objective_value)
+                   if self.compiled.objective else None)
             if self.keep_all:
                 self.solutions.append(self.compiled.decode(self.value))
                 if self.limit is not None and len(self.solutions) >= self.limit:
@@ -133,7 +139,8 @@ def run(compiled: CpsatModel, opts: SolveOptions, **params: Any) -> Outcome:
         sol = compiled.decode(solver.value)
         if optimise:
             status = Status.SOLVED if code == cp_model.OPTIMAL else Status.FEASIBLE
-            return Outcome(status, sol, solver.objective_value, solver.best_objective_bound, stats)
+            return Outcome(status, sol, compiled.reported(solver.value, solver.objective_value),
+                           solver.best_objective_bound, stats)
         return Outcome(Status.SOLVED, sol, None, None, stats)
     if code == cp_model.INFEASIBLE:
         return Outcome(Status.INFEASIBLE, None, None, None, stats)

@@ -26,7 +26,7 @@ from ...backends import cpsat as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
-from ...core.options import Option, Options, count
+from ...core.options import Option, Options, count, positive_int
 from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
@@ -52,6 +52,9 @@ OPTIONS = Options(
     Option("margin", count, 0, "--objective longest on a free shape: rings of empty cells "
            "around the start board (the hint, else a compact fill) that the tiles may take, so "
            "the shape is searched inside them (0: the compact board, fixed)"),
+    Option("cap", positive_int, None, "with --margin: CP-SAT maximises the score with each goal "
+           "colour counted up to this many tiles first, the full score second (a long colour "
+           "may give tiles to a short one); boards are kept by the full score"),
 )
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 

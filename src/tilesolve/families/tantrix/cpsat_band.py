@@ -14,6 +14,10 @@ lns's window model (`window_model.WindowModel`) with every tile in the window an
 - the start board as the hint and its score as a floor, so every solution found is at least
   as good.
 
+With `--cap N` the model maximises the balanced score first (each goal colour counted up to N
+tiles; the start board's balanced score the floor) and the full score second, so a colour
+longer than N may give tiles to a short one; boards are kept and reported by the full score.
+
 Every model solution is a valid board of the free puzzle. CP-SAT's bound holds over the
 band's shapes only, never over all shapes, so an answer is FEASIBLE (stats: `band_cells`,
 `bound_in_band`). One ring (86 cells for 56 tiles) took the Loop from 113 to 126 and the Curve
@@ -31,7 +35,7 @@ from ...core.limits import OutOfTime, built
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import check
 from .instance import TantrixInstance
-from .lns import start_board
+from .lns import start_board, steered
 from .window_model import WindowModel
 
 
@@ -47,29 +51,44 @@ def band(board: Solution, margin: int) -> list[hx.Hex]:
 class BandCpsat(runner.CpsatModel):
     objective = True
 
-    def __init__(self, inst: TantrixInstance, board: Solution, score: int, margin: int):
+    def __init__(self, inst: TantrixInstance, board: Solution, margin: int,
+                 cap: int | None = None):
+        self.inst, self.cap = inst, cap
         self.cells = sorted(board) + band(board, margin)
-        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], score,
-                               walk=False)
+        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):],
+                               steered(inst, board, cap), cap=cap, walk=False)
         self.model = self.win.m
+        self.best = (board, check.score(inst, board))  # the best board by its own score
 
     def decode(self, value) -> Solution:
         return {c: tr for c in self.cells for tr, v in self.win.x[c].items() if value(v)}
+
+    def reported(self, value, raw: float) -> float:
+        """With a cap CP-SAT maximises the balanced score first: the board's own score."""
+        if self.cap is None:
+            return raw
+        board = self.decode(value)
+        score = check.score(self.inst, board)
+        if score > self.best[1]:
+            self.best = (board, score)
+        return score
 
     def suggest(self, solution: Solution) -> None:
         self.win.hint(solution)
 
 
-def solve(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
+def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
+          cap: int | None = None) -> Outcome:
     board = start_board(inst, opts, random.Random(opts.seed),
                         lambda: opts.stopped() or opts.remaining() == 0)
     if board is None:
         return Outcome(Status.TIMEOUT, stats={"margin": margin})
     score = int(check.score(inst, board))
     opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
-    stats = {"margin": margin, "start_score": score}
+    stats = {"margin": margin, "start_score": score,
+             **({} if cap is None else {"cap": cap, "balanced_start": steered(inst, board, cap)})}
     try:
-        compiled = built(opts, lambda: BandCpsat(inst, board, score, margin))
+        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap))
     except OutOfTime:
         return Outcome(Status.FEASIBLE, board, float(score), stats={
             **stats, "stopped": "the time limit ran out while the model was built"})
@@ -78,7 +97,12 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
     out.stats.update(stats, band_cells=len(compiled.cells))
     if out.solution is None and out.status == Status.TIMEOUT:  # stopped in presolve
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
-    if out.bound is not None:
+    if cap is not None:  # CP-SAT's bound is on the balanced score first: none on the score
+        out.bound = None
+        out.stats.pop("bound", None), out.stats.pop("gap", None)
+        if compiled.best[1] > (out.objective or -1):  # CP-SAT's last can score less
+            out.solution, out.objective = compiled.best
+    elif out.bound is not None:
         out.stats["bound_in_band"] = out.bound
     if out.status == Status.SOLVED:  # the best inside the band, not over all shapes
         out.stats["optimal_in_band"] = True

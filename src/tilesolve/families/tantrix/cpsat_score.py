@@ -109,9 +109,11 @@ def hint_board(inst: TantrixInstance, opts: SolveOptions, cells: list) -> Soluti
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
-    margin = OPTIONS.value(opts.params, "margin")
+    margin, cap = OPTIONS.value(opts.params, "margin"), OPTIONS.value(opts.params, "cap")
     if margin:
-        return _in_band(inst, opts, margin)
+        return _in_band(inst, opts, margin, cap)
+    if cap is not None:
+        raise InputError("cpsat --cap steers the shape search: it needs --margin N")
     compiled = built(opts, lambda: ScoreCpsat(inst))
     board = hint_board(inst, opts, compiled.layout.cells)
     if board is not None:
@@ -120,6 +122,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     return on_board(out, inst, compiled.layout)
 
 
-def _in_band(inst: TantrixInstance, opts: SolveOptions, margin: int) -> Outcome:
+def _in_band(inst: TantrixInstance, opts: SolveOptions, margin: int,
+             cap: int | None) -> Outcome:
     """--margin N: the shape searched inside a band around the start board (`cpsat_band`)."""
-    return cpsat_band.solve(inst, free_shape_options(inst, opts, "cpsat --margin"), margin)
+    return cpsat_band.solve(inst, free_shape_options(inst, opts, "cpsat --margin"), margin, cap)

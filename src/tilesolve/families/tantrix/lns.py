@@ -95,6 +95,13 @@ def goal_length(board: Solution, goal) -> int:
     return check.longest_piece(check.colour_lines(board, goal.colour), goal.kind)
 
 
+def steered(inst, board: Solution, cap: int | None) -> int:
+    """The full score, or with a cap the balanced score: each goal's piece counted up to it."""
+    if cap is None:
+        return int(check.score(inst, board))
+    return sum(min(cap, goal_length(board, g)) for g in inst.goals)
+
+
 def surgery_centre(inst, board: Solution, rng: random.Random,
                    cap: int | None = None) -> Hex | None:
     """Where a goal colour's longest piece of the goal's kind comes closest to another piece
@@ -167,9 +174,7 @@ class FreeShapeLns:
     def steered(self, board: Solution) -> int:
         """The score the steps maximise: the full score, or with --cap each goal's piece
         counted up to the cap."""
-        if self.cap is None:
-            return int(check.score(self.inst, board))
-        return sum(min(self.cap, goal_length(board, g)) for g in self.inst.goals)
+        return steered(self.inst, board, self.cap)
 
     def late(self) -> bool:
         deadline = self.opts.deadline()

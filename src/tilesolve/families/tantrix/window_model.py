@@ -94,19 +94,27 @@ class WindowModel:
         self._place()
         self._golden()
         self._connected_without_holes()
-        terms = [self._goal(g.colour, g.kind) for g in inst.goals]
+        self.full = [self._goal(g.colour, g.kind) for g in inst.goals]
+        terms = self.full
         if cap is not None:  # each colour counts at most `cap` tiles (lns.py's --cap)
             terms = [self._at_most(t, cap) for t in terms]
         self.score = sum(terms)
         self.m.add(self.score >= floor)
-        # ties go to the board that differs most from the current one, so a plateau of equal
-        # scores is walked instead of the hint returned (from Loop 91: 1 move in 15 steps
-        # without it); `walk=False`: the score alone (one solve of the whole board)
         self.changed = [1 - self.x[c].get(board[c], 0) if c in board else self.y[c]
                         for c in self.cells]
-        self.m.maximize(self.score * (len(self.cells) + 1) + sum(self.changed) if walk
-                        else self.score)
+        self.m.maximize(self._objective(walk, cap))
         self.hint(board)
+
+    def _objective(self, walk: bool, cap: int | None):
+        """The score first; ties go, with `walk`, to the board that differs most from the
+        current one, so a plateau of equal scores is walked instead of the hint returned (from
+        Loop 91: 1 move in 15 steps without it); without `walk` (one solve of the whole board)
+        and with a cap, to the higher full score."""
+        if walk:
+            return self.score * (len(self.cells) + 1) + sum(self.changed)
+        if cap is None:
+            return self.score
+        return self.score * (len(self.full) * self.inst.n + 1) + sum(self.full)
 
     def hint(self, board: Solution) -> None:
         """A board as CP-SAT's hint (it replaces any earlier one)."""
