@@ -225,6 +225,7 @@ def test_a_capped_band_ranks_by_the_balanced_score_then_the_full_one():
     rep = check.verify(inst, capped.solution, check.LONGEST)
     assert rep.ok and rep.score == capped.objective == 6
     assert capped.stats["cap"] == 3 and capped.stats["balanced_start"] == 3
+    assert capped.stats["balanced_end"] == 3
     assert capped.stats["optimal_in_band"] and capped.bound is None
 
 

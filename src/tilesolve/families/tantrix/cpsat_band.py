@@ -59,6 +59,7 @@ class BandCpsat(runner.CpsatModel):
                                steered(inst, board, cap), cap=cap, walk=False)
         self.model = self.win.m
         self.best = (board, check.score(inst, board))  # the best board by its own score
+        self.balanced = steered(inst, board, cap)
 
     def decode(self, value) -> Solution:
         return {c: tr for c in self.cells for tr, v in self.win.x[c].items() if value(v)}
@@ -69,6 +70,7 @@ class BandCpsat(runner.CpsatModel):
             return raw
         board = self.decode(value)
         score = check.score(self.inst, board)
+        self.balanced = steered(self.inst, board, self.cap)  # the last board's, for the stats
         if score > self.best[1]:
             self.best = (board, score)
         return score
@@ -100,6 +102,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
     if cap is not None:  # CP-SAT's bound is on the balanced score first: none on the score
         out.bound = None
         out.stats.pop("bound", None), out.stats.pop("gap", None)
+        out.stats["balanced_end"] = compiled.balanced
         if compiled.best[1] > (out.objective or -1):  # CP-SAT's last can score less
             out.solution, out.objective = compiled.best
     elif out.bound is not None:
