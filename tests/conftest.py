@@ -82,6 +82,7 @@ class _CliServer:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=30)
+        self.proc.stdout.close()  # else collected at the exit: "unclosed file" ResourceWarning
 
 
 def _text(path: Path) -> str:
