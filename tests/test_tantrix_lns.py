@@ -241,3 +241,12 @@ def test_a_margin_on_a_fixed_board_is_refused_in_one_line():
                    "-b", "cpsat", "--margin", "1")
     assert proc.returncode != 0 and "free shapes only" in proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_workers_set_cp_sats_worker_count_whatever_the_threads():
+    """--workers N: CP-SAT's workers, also beyond the cores (--threads is capped at them)."""
+    from tilesolve.families.tantrix.cpsat import workers
+
+    assert workers(SolveOptions(threads=0)) == {"num_workers": 8}
+    assert workers(SolveOptions(threads=2)) == {}  # make_solver takes --threads
+    assert workers(SolveOptions(threads=2, params={"workers": 16})) == {"num_workers": 16}

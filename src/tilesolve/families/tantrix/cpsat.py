@@ -52,6 +52,8 @@ OPTIONS = Options(
     Option("margin", count, 0, "--objective longest on a free shape: rings of empty cells "
            "around the start board (the hint, else a compact fill) that the tiles may take, so "
            "the shape is searched inside them (0: the compact board, fixed)"),
+    Option("workers", positive_int, None, "CP-SAT's workers (default: 8 with --threads 0, "
+           "else --threads); more workers than cores share them, each a different search"),
     Option("cap", positive_int, None, "with --margin: CP-SAT maximises the score with each goal "
            "colour counted up to this many tiles first, the full score second (a long colour "
            "may give tiles to a short one); boards are kept by the full score"),
@@ -381,17 +383,21 @@ def walk_workers(opts: SolveOptions) -> dict:
     return {"num_workers": k, "linearization_level": 0, "text_format": subs + names}
 
 
-def _workers(opts: SolveOptions, walk: bool = False) -> dict:
-    """Solver parameters for the default thread count (0); an explicit --threads is kept."""
+def workers(opts: SolveOptions, walk: bool = False) -> dict:
+    """Solver parameters for --workers N, else for the default thread count (0); an explicit
+    --threads is kept."""
     if walk:
         return walk_workers(opts)
+    n = OPTIONS.value(opts.params, "workers")
+    if n is not None:
+        return {"num_workers": n}
     return {"num_workers": DEFAULT_WORKERS} if opts.threads == 0 else {}
 
 
 def _run(compiled, opts: SolveOptions, enumerate_all: bool, walk: bool = False) -> Outcome:
     if enumerate_all:
         return runner.count(compiled, opts)
-    return runner.run(compiled, opts, **_workers(opts, walk))
+    return runner.run(compiled, opts, **workers(opts, walk))
 
 
 def use_walk(inst: TantrixInstance, opts: SolveOptions) -> bool:

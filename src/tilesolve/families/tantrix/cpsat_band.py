@@ -34,6 +34,7 @@ from ...core import hexgrid as hx
 from ...core.limits import OutOfTime, built
 from ...core.result import Outcome, Solution, SolveOptions, Status
 from . import check
+from .cpsat import workers
 from .instance import TantrixInstance
 from .lns import start_board, steered
 from .window_model import WindowModel
@@ -95,7 +96,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
         return Outcome(Status.FEASIBLE, board, float(score), stats={
             **stats, "stopped": "the time limit ran out while the model was built"})
     out = runner.run(compiled, opts.but(hint=board),  # the start board, not a hint it replaced
-                     **({"num_workers": 8} if opts.threads == 0 else {}))
+                     **workers(opts))
     out.stats.update(stats, band_cells=len(compiled.cells))
     if out.solution is None and out.status == Status.TIMEOUT:  # stopped in presolve
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)

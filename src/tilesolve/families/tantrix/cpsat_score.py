@@ -31,7 +31,7 @@ from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from . import cpsat_band
-from .cpsat import OPTIONS, TantrixCpsat, _false, _true
+from .cpsat import OPTIONS, TantrixCpsat, _false, _true, workers
 from .family import FAMILY
 from .instance import TantrixInstance
 from .lns import free_shape_options
@@ -118,7 +118,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     board = hint_board(inst, opts, compiled.layout.cells)
     if board is not None:
         compiled.suggest(board)
-    out = runner.run(compiled, opts, **({"num_workers": 8} if opts.threads == 0 else {}))
+    out = runner.run(compiled, opts, **workers(opts))
     return on_board(out, inst, compiled.layout)
 
 
