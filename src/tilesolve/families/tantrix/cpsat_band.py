@@ -102,7 +102,8 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
     if cap is not None:  # CP-SAT's bound is on the balanced score first: none on the score
         out.bound = None
-        out.stats.pop("bound", None), out.stats.pop("gap", None)
+        for key in ("bound", "gap"):
+            out.stats.pop(key, None)
         out.stats["balanced_end"] = compiled.balanced
         if compiled.best[1] > (out.objective or -1):  # CP-SAT's last can score less
             out.solution, out.objective = compiled.best
