@@ -29,6 +29,7 @@ def test_a_window_over_the_whole_board_and_empty_cells_finds_the_red_loop():
     taken, empty = lns.window(start, (0, 0), 10, 8, random.Random(0))
     model = WindowModel(inst, start, taken, empty, floor=0)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # as the library's solves
     solver.parameters.num_workers = 1
     assert solver.solve(model.m) == cp_model.OPTIMAL
     board = model.board(solver)
@@ -44,6 +45,7 @@ def test_a_window_that_may_not_reach_a_better_board_keeps_every_rule():
         taken, empty = lns.window(start, rng.choice(sorted(start)), 4, 4, rng)
         model = WindowModel(inst, start, taken, empty, floor=0)
         solver = cp_model.CpSolver()
+        solver.parameters.catch_sigint_signal = False  # as the library's solves
         solver.parameters.num_workers = 1
         assert solver.solve(model.m) == cp_model.OPTIMAL
         rep = check.verify(inst, model.board(solver), check.LONGEST)
@@ -111,6 +113,7 @@ def test_a_capped_window_counts_each_colour_up_to_the_cap():
     taken, empty = lns.window(start, (0, 0), 10, 8, random.Random(0))
     model = WindowModel(inst, start, taken, empty, floor=0, cap=4)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # as the library's solves
     solver.parameters.num_workers = 1
     assert solver.solve(model.m) == cp_model.OPTIMAL
     assert solver.objective_value // (len(model.cells) + 1) == 4  # the red loop counted to 4
@@ -171,6 +174,7 @@ def test_a_kick_changes_half_the_window_and_keeps_every_rule():
     model = WindowModel(inst, start, taken, empty, floor=0)
     model.must_change(5)
     solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False  # as the library's solves
     solver.parameters.num_workers = 1
     assert solver.solve(model.m) == cp_model.OPTIMAL
     board = model.board(solver)

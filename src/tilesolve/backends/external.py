@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..core.errors import InputError
 from .cnf import BUDGETED, UNLIMITED, Deadline, canonical_solver, solve_limited
+from .cpsat import catches_sigint
 from .export import TEXT_PROTO, map_path_of
 from .stopwatch import Watcher
 
@@ -223,6 +224,7 @@ def _run_cpsat(path: Path, time_limit: float | None, threads: int) -> ModelRun:
     model = load_cpsat(path)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = threads
+    solver.parameters.catch_sigint_signal = catches_sigint()  # not where Ctrl-C is ignored
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = time_limit
     code = solver.solve(model)
