@@ -90,6 +90,14 @@ class MilpModel(CompiledModel):
         return []
 
 
+def unless_named(opts: SolveOptions, solver: str) -> SolveOptions:
+    """The options with `solver` as the family's default MILP solver, unless the user named one
+    (`--solver`); the time limit's clock is kept."""
+    if "solver" in opts.params:
+        return opts
+    return opts.but(params={**opts.params, "solver": solver})
+
+
 def solver_name(opts: SolveOptions) -> str:
     name = str(opts.params.get("solver", "cbc")).lower()
     if name not in SOLVERS:

@@ -78,20 +78,14 @@ def build(inst: MagicHexInstance, opts: SolveOptions) -> MagicHexMilp:
     return MagicHexMilp(inst, symmetry=symmetry)
 
 
-def _highs_unless_named(opts: SolveOptions) -> SolveOptions:
-    if "solver" in opts.params:
-        return opts
-    return opts.but(params={**opts.params, "solver": "highs"})
-
-
 def solve(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
-    opts = _highs_unless_named(opts)
+    opts = runner.unless_named(opts, "highs")
     return runner.run(built(opts, lambda: build(inst, opts)), opts)
 
 
 def count(inst: MagicHexInstance, opts: SolveOptions) -> Outcome:
     # every raw solution, so the 12 symmetries stay in
-    opts = _highs_unless_named(opts)
+    opts = runner.unless_named(opts, "highs")
     return runner.count(built(opts, lambda: MagicHexMilp(inst, symmetry=False)), opts)
 
 

@@ -311,10 +311,10 @@ def _solve(inst: TantrixInstance, opts: SolveOptions, count: bool) -> Outcome:
     c2 = choice_option(opts, "c2", C2_FORMS, "c2prime")
     c6 = choice_option(opts, "c6", ("on", "off"), "on") == "on"
     c7_c9 = choice_option(opts, "c7_c9", ("on", "off"), "on") == "on"
-    if inst.shape != "free" and "solver" not in opts.params:
+    if inst.shape != "free":
         # challenge 40 (exact board, four cell orders): HiGHS closed the lazy loop in 10-68 s
         # every time, CBC in 2-72 s three times out of four; free shapes: CBC was faster
-        opts = opts.but(params={**opts.params, "solver": "highs"})
+        opts = runner.unless_named(opts, "highs")
     if model == "kino-uno":
         check_setting(inst)
         compiled = built(opts, lambda: KinoUnoMilp(fixed_layout(inst), c2, c6, c7_c9))
