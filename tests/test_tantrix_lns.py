@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from conftest import INSTANCES, run_cli
 from ortools.sat.python import cp_model
 
@@ -233,9 +234,35 @@ def test_a_capped_band_ranks_by_the_balanced_score_then_the_full_one():
     assert capped.stats["optimal_in_band"] and capped.bound is None
 
 
-def test_a_cap_without_a_margin_is_refused_in_one_line():
+def test_an_outline_keeps_the_band_to_shapes_that_cut_few_arcs():
+    """Discovery 6: the band's best board, the 6-tile loop, lies on a shape whose outline cuts
+    10 arcs; with --outline 9 the best is a loop of 5 on a shape cutting 9 (the start board,
+    cutting 11, is no answer); with 8 the band holds no such shape, which is not a proof that
+    the puzzle has no board."""
+    from tilesolve.families.tantrix import cpsat_score
+
+    _, inst = load_instance(INSTANCES / "tantrix_discovery_06.txt")
+    start = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1))
+    assert check.outline_loss(start.solution) == 11
+
+    def band(outline):
+        return cpsat_score.solve(inst, SolveOptions(
+            objective="longest", seed=1, threads=1, hint=start.solution,
+            params={"margin": 1} if outline is None else {"margin": 1, "outline": outline}))
+
+    free, nine, eight = band(None), band(9), band(8)
+    assert (free.objective, check.outline_loss(free.solution)) == (6, 10)
+    assert check.verify(inst, nine.solution, check.LONGEST).score == nine.objective == 5
+    assert check.outline_loss(nine.solution) == 9 and nine.stats["outline_start"] == 11
+    assert nine.stats["optimal_in_band"]
+    assert eight.status == "budget" and eight.solution is None
+    assert "outline that cuts at most 8 arcs" in eight.stats["stop_reason"]
+
+
+@pytest.mark.parametrize("option", ["--cap", "--outline"])
+def test_a_shape_option_without_a_margin_is_refused_in_one_line(option):
     proc = run_cli("solve", INSTANCES / "tantrix_discovery_06.txt", "--objective", "longest",
-                   "-b", "cpsat", "--cap", "3")
+                   "-b", "cpsat", option, "3")
     assert proc.returncode != 0 and "needs --margin" in proc.stderr
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 

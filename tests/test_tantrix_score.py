@@ -12,8 +12,9 @@ from conftest import INSTANCES, ROOT, run_cli
 from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions, Status
 from tilesolve.families.tantrix import catalogue as cat
-from tilesolve.families.tantrix import cpsat, ga, search
-from tilesolve.families.tantrix.check import verify
+from tilesolve.families.tantrix import cpsat, ga, region, search
+from tilesolve.families.tantrix.check import outline_loss, shape_bound, verify
+from tilesolve.families.tantrix.family import FAMILY
 from tilesolve.families.tantrix.instance import Goal, TantrixInstance
 from tilesolve.families.tantrix.parse import read_instance
 
@@ -43,6 +44,29 @@ def test_score_of_a_hand_built_placement():
     two = {c: v for c, v in TRIO.items() if v[0] != 1}
     assert verify(pair, two, "longest").score == 2
     assert verify(TantrixInstance([2, 3], [Goal("loop", "yellow")]), two, "longest").score == 0
+
+
+def test_a_shapes_bound_counts_the_arcs_its_outline_cuts():
+    # each of the three cells has four open edges: two of its arcs run off the cluster, one
+    # is kept, and the yellow loop of three reaches the bound
+    assert outline_loss(TRIO) == 6
+    inst = trio(("loop", "yellow"))
+    assert shape_bound(inst, TRIO) == 3 == verify(inst, TRIO, "longest").score
+    # a line may end on the outline: two more tiles per line goal (red, blue: 1 + 2 each)
+    three = trio(("loop", "yellow"), ("line", "red"), ("line", "blue"))
+    assert shape_bound(three, TRIO) == 3 + 2 + 2 > verify(three, TRIO, "longest").score == 5
+    # never above every arc of the goal colours
+    assert shape_bound(trio(("line", "red")), TRIO) == 3
+
+
+@pytest.mark.parametrize("puzzle, compact", [("loop56", 137), ("curve56", 145)])
+def test_the_best_boards_lie_under_their_shapes_bound(puzzle, compact):
+    inst = read_instance(INSTANCES / f"tantrix_{puzzle}.txt")
+    board = FAMILY.read_solution(inst, ROOT / "lab" / "results" / f"tantrix_{puzzle}_best.json")
+    assert verify(inst, board, "longest").score <= shape_bound(inst, board) < 168
+    # the compact board the fixed-shape backends fill loses 31 arcs at its outline
+    cells = region.compact_cells(56)
+    assert (outline_loss(cells), shape_bound(inst, cells)) == (31, compact)
 
 
 def test_the_objective_scores_goals_instead_of_requiring_them():

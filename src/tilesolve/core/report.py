@@ -30,6 +30,9 @@ class Report:
     """With an objective: the board's score (e.g. matched joins)."""
     max_score: int | None = None
     """With an objective: the best score possible on this puzzle."""
+    shape_bound: int | None = None
+    """With an objective, where the family can say it: the best score any board on this
+    board's cells could reach (Tantrix: the arcs its outline leaves, `check.shape_bound`)."""
 
     def add(self, kind: str, message: str) -> None:
         """Record a broken rule (the checkers' call).
@@ -52,6 +55,8 @@ class Report:
         if self.score is not None:
             out["score"] = self.score
             out["max_score"] = self.max_score
+        if self.shape_bound is not None:
+            out["shape_bound"] = self.shape_bound
         return out
 
     def summary(self) -> str:
@@ -63,4 +68,6 @@ class Report:
             text = f"invalid: {len(self.violations)} violation(s) ({counts})"
         if self.score is not None:
             text += f"; score {self.score}/{self.max_score}"
+        if self.shape_bound is not None:
+            text += f" (at most {self.shape_bound} on its shape)"
         return text

@@ -172,6 +172,29 @@ def max_score(inst: TantrixInstance) -> int:
                 for choice in goal_colour_options(inst)), default=0)
 
 
+# --------------------------------------------------------------------------- a shape's bound
+# A tile's three arcs pair off its six edges, and an arc with an end on the cluster's outline
+# (an edge with no tile beyond it) can lie on no loop and only at an end of a line: a cell with
+# b such edges loses at least ceil(b / 2) arcs, whatever tile and turn it takes. So no board on
+# a shape scores more than the arcs its cells keep, plus two end tiles per line goal. On the
+# 56-tile Loop the compact board loses 31 arcs (at most 137; CP-SAT proved 130 there), and the
+# manual's 136 needs a shape that loses at most 32 (lab/pages/tantrix_56.md).
+def outline_loss(cells: Iterable[Hex]) -> int:
+    """Arcs the shape loses at its outline: ceil(b / 2) per cell with b open edges."""
+    shape = set(cells)
+    return sum((sum(nb not in shape for nb in hx.neighbours(c)) + 1) // 2 for c in shape)
+
+
+def shape_bound(inst: TantrixInstance, cells: Iterable[Hex]) -> int:
+    """The highest score (`--objective longest`) any board on these cells can reach."""
+    shape = set(cells)
+    goals = len(inst.goals)
+    keep = sum(min(goals, 3 - (sum(nb not in shape for nb in hx.neighbours(c)) + 1) // 2)
+               for c in shape)
+    ends = 2 * sum(g.kind == "line" for g in inst.goals)
+    return min(max_score(inst), keep + ends)
+
+
 def verify(inst: TantrixInstance, sol: Solution, objective: str | None = None) -> Report:
     """Every violation: tile multiset, shape, golden rule, connection, holes, goal lines.
 
@@ -215,6 +238,7 @@ def verify(inst: TantrixInstance, sol: Solution, objective: str | None = None) -
         rep.add("hole", f"{len(h)} empty cell(s) enclosed by tiles: {sorted(h)}")
     if objective == LONGEST:
         rep.score, rep.max_score = score(inst, sol), max_score(inst)
+        rep.shape_bound = shape_bound(inst, sol)
         return rep
     for m in goal_problems(inst, sol):
         rep.add("goal", m)

@@ -57,6 +57,9 @@ OPTIONS = Options(
     Option("cap", positive_int, None, "with --margin: CP-SAT maximises the score with each goal "
            "colour counted up to this many tiles first, the full score second (a long colour "
            "may give tiles to a short one); boards are kept by the full score"),
+    Option("outline", count, None, "with --margin: only shapes whose outline cuts at most this "
+           "many arcs (a cell with b open edges loses ceil(b/2) of its 3; a board scores at most "
+           "the arcs kept, so the Loop's 136 needs 32 or fewer)"),
 )
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 

@@ -18,6 +18,13 @@ With `--cap N` the model maximises the balanced score first (each goal colour co
 tiles; the start board's balanced score the floor) and the full score second, so a colour
 longer than N may give tiles to a short one; boards are kept and reported by the full score.
 
+With `--outline K` only shapes whose outline cuts at most K arcs are searched (`check.
+outline_loss`; a board scores at most the arcs its shape keeps, `check.shape_bound`, a cut the
+model also states): the Loop's 136 needs K <= 32, and the best boards' shapes cut 35 (Loop 126)
+and 33 (Curve 131). A start board outside that is only the hint: it is neither the floor nor an
+answer, and a band without such a shape ends with no board (status budget), which says nothing
+of the puzzle.
+
 Every model solution is a valid board of the free puzzle. CP-SAT's bound holds over the
 band's shapes only, never over all shapes, so an answer is FEASIBLE (stats: `band_cells`,
 `bound_in_band`). One ring (86 cells for 56 tiles) took the Loop from 113 to 126 and the Curve
@@ -53,13 +60,17 @@ class BandCpsat(runner.CpsatModel):
     objective = True
 
     def __init__(self, inst: TantrixInstance, board: Solution, margin: int,
-                 cap: int | None = None):
+                 cap: int | None = None, outline: int | None = None):
         self.inst, self.cap = inst, cap
         self.cells = sorted(board) + band(board, margin)
-        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):],
-                               steered(inst, board, cap), cap=cap, walk=False)
+        # a start board whose outline cuts more arcs than allowed is no solution: no floor
+        inside = outline is None or check.outline_loss(board) <= outline
+        floor = steered(inst, board, cap) if inside else 0
+        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], floor,
+                               cap=cap, walk=False, outline=outline)
         self.model = self.win.m
-        self.best = (board, check.score(inst, board))  # the best board by its own score
+        # the best board by its own score (the start board if it lies in the searched shapes)
+        self.best = (board, check.score(inst, board)) if inside else (None, -1)
         self.balanced = steered(inst, board, cap)
 
     def decode(self, value) -> Solution:
@@ -81,24 +92,30 @@ class BandCpsat(runner.CpsatModel):
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
-          cap: int | None = None) -> Outcome:
+          cap: int | None = None, outline: int | None = None) -> Outcome:
     board = start_board(inst, opts, random.Random(opts.seed),
                         lambda: opts.stopped() or opts.remaining() == 0)
     if board is None:
         return Outcome(Status.TIMEOUT, stats={"margin": margin})
     score = int(check.score(inst, board))
-    opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
+    # --outline: a start board outside the shapes searched is a hint, not an answer
+    inside = outline is None or check.outline_loss(board) <= outline
+    if inside:
+        opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
     stats = {"margin": margin, "start_score": score,
-             **({} if cap is None else {"cap": cap, "balanced_start": steered(inst, board, cap)})}
+             **({} if cap is None else {"cap": cap, "balanced_start": steered(inst, board, cap)}),
+             **({} if outline is None else {"outline": outline,
+                                            "outline_start": check.outline_loss(board)})}
     try:
-        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap))
+        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap, outline))
     except OutOfTime:
-        return Outcome(Status.FEASIBLE, board, float(score), stats={
-            **stats, "stopped": "the time limit ran out while the model was built"})
+        stopped = {**stats, "stopped": "the time limit ran out while the model was built"}
+        return Outcome(Status.FEASIBLE, board, float(score), stats=stopped) if inside else \
+            Outcome(Status.TIMEOUT, stats=stopped)
     out = runner.run(compiled, opts.but(hint=board),  # the start board, not a hint it replaced
                      **workers(opts))
     out.stats.update(stats, band_cells=len(compiled.cells))
-    if out.solution is None and out.status == Status.TIMEOUT:  # stopped in presolve
+    if out.solution is None and out.status == Status.TIMEOUT and inside:  # stopped in presolve
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
     if cap is not None:  # CP-SAT's bound is on the balanced score first: none on the score
         out.bound = None
@@ -109,6 +126,10 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
             out.solution, out.objective = compiled.best
     elif out.bound is not None:
         out.stats["bound_in_band"] = out.bound
+    if out.status == Status.INFEASIBLE:  # no shape in the band: the puzzle is not proved so
+        out.status = Status.BUDGET
+        out.stats["stop_reason"] = (f"no board in the band has an outline that cuts at most "
+                                    f"{outline} arcs")
     if out.status == Status.SOLVED:  # the best inside the band, not over all shapes
         out.stats["optimal_in_band"] = True
         out.status = Status.FEASIBLE

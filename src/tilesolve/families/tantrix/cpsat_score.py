@@ -110,10 +110,12 @@ def hint_board(inst: TantrixInstance, opts: SolveOptions, cells: list) -> Soluti
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     margin, cap = OPTIONS.value(opts.params, "margin"), OPTIONS.value(opts.params, "cap")
+    outline = OPTIONS.value(opts.params, "outline")
     if margin:
-        return _in_band(inst, opts, margin, cap)
-    if cap is not None:
-        raise InputError("cpsat --cap steers the shape search: it needs --margin N")
+        return _in_band(inst, opts, margin, cap, outline)
+    for name, value in (("cap", cap), ("outline", outline)):
+        if value is not None:
+            raise InputError(f"cpsat --{name} steers the shape search: it needs --margin N")
     compiled = built(opts, lambda: ScoreCpsat(inst))
     board = hint_board(inst, opts, compiled.layout.cells)
     if board is not None:
@@ -123,6 +125,7 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
 
 
 def _in_band(inst: TantrixInstance, opts: SolveOptions, margin: int,
-             cap: int | None) -> Outcome:
+             cap: int | None, outline: int | None) -> Outcome:
     """--margin N: the shape searched inside a band around the start board (`cpsat_band`)."""
-    return cpsat_band.solve(inst, free_shape_options(inst, opts, "cpsat --margin"), margin, cap)
+    return cpsat_band.solve(inst, free_shape_options(inst, opts, "cpsat --margin"), margin, cap,
+                            outline)

@@ -85,7 +85,7 @@ class WindowModel:
 
     def __init__(self, inst: TantrixInstance, board: Solution, taken: list[Hex],
                  empty: list[Hex], floor: int, cap: int | None = None,
-                 walk: bool = True):
+                 walk: bool = True, outline: int | None = None):
         self.inst, self.m = inst, cp_model.CpModel()
         self.cells = list(taken) + list(empty)
         self.win = set(self.cells)
@@ -93,8 +93,10 @@ class WindowModel:
         self.tiles = Counter(board[c][0] for c in taken)
         self._place()
         self._golden()
-        self._connected_without_holes()
+        links = self._connected_without_holes()
         self.full = [self._goal(g.colour, g.kind) for g in inst.goals]
+        if outline is not None:
+            self._outline(links, outline)
         terms = self.full
         if cap is not None:  # each colour counts at most `cap` tiles (lns.py's --cap)
             terms = [self._at_most(t, cap) for t in terms]
@@ -206,6 +208,32 @@ class WindowModel:
         # Euler: tiles - touching pairs + triangles = parts - holes, and parts = 1 below
         m.add(self.inst.n - fixed_pairs - sum(links.values()) + fixed_tris + sum(corners) == 1)
         self._flow(links)
+        return links
+
+    def _outline(self, links: dict, most: int) -> None:
+        """The shape loses at most `most` arcs at its outline (`check.outline_loss`: a cell
+        with b open edges loses ceil(b / 2)), and the score is at most the arcs kept
+        (`check.shape_bound`), a cut the model's own constraints imply only through search."""
+        m, lost, kept = self.m, [], []
+        for c in self.win | self.fixed.keys():
+            both = []
+            for nb in hx.neighbours(c):
+                pair = (c, nb) if (c, nb) in links else (nb, c)
+                # not a link: a fixed pair (1), or a neighbour no tile can take (0)
+                both.append(links[pair] if pair in links
+                            else int(c in self.fixed and nb in self.fixed))
+            if all(isinstance(v, int) for v in both):
+                lost.append((6 - sum(both) + 1) // 2)  # a fixed cell with fixed neighbours
+                continue
+            loss = m.new_int_var(0, 3, f"lost{c}")
+            m.add(2 * loss >= 6 * self.filled(c) - sum(both))
+            lost.append(loss)
+            kept.append(3 * self.filled(c) - loss)
+        m.add(sum(lost) <= most)
+        if len(self.inst.goals) >= 3:  # every kept arc may count: score <= arcs kept + ends
+            ends = 2 * sum(g.kind == "line" for g in self.inst.goals)
+            fixed_kept = sum(3 - v for v in lost if isinstance(v, int))
+            m.add(sum(self.full) <= sum(kept) + fixed_kept + ends)
 
     def _flow(self, links: dict) -> None:
         """One unit from a root to every filled window cell and every group of fixed tiles."""

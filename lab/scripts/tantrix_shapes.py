@@ -1,0 +1,131 @@
+"""Free-shape Tantrix: the shapes whose outline leaves room for a score.
+
+    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 \\
+        --csv lab/results/tantrix_56/shapes/outline32.csv --write 20 \\
+        --instance instances/tantrix_loop56.txt --out lab/results/tantrix_56/shapes
+
+A board scores at most the arcs its shape's outline leaves (`tilesolve verify` prints it: "at
+most B on its shape"; a cell with b open edges loses ceil(b / 2) of its three arcs), so the
+Loop's 136 needs a 56-cell shape whose outline cuts at most 32 arcs. This lists such shapes:
+every connected shape without holes reached from a compact start (a hexagon and part of its
+next ring, filled ring by ring) by moving one outline cell to an empty cell next to the shape,
+staying within the loss; one per class up to rotation and translation. It writes them to the
+CSV (loss, cells) and the `--write` lowest as fixed-board instances of `--instance`
+(`shape board`), for `tilesolve solve SHAPE --objective longest -b cpsat`. The list holds the
+shapes the moves reach, which the tests compare with every shape of a few cells; for 56 cells it
+is not a proof that no other shape exists. Cells are axial (q, r) as in the instance files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from collections import Counter, deque
+from pathlib import Path
+
+import networkx as nx
+
+STEPS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+
+def around(c):
+    return [(c[0] + dq, c[1] + dr) for dq, dr in STEPS]
+
+
+def loss(cells) -> int:
+    """Arcs the outline cuts: ceil(b / 2) per cell with b open edges."""
+    return sum((sum(nb not in cells for nb in around(c)) + 1) // 2 for c in cells)
+
+
+def key(cells) -> tuple:
+    """The same for shapes equal up to rotation and translation."""
+    def turned(c, k):
+        x, z = c
+        y = -x - z
+        for _ in range(k):
+            x, y, z = -z, -x, -y
+        return x, z
+
+    def shifted(cs):
+        q0, r0 = min(cs, key=lambda c: (c[1], c[0]))
+        return tuple(sorted((q - q0, r - r0) for q, r in cs))
+
+    return min(shifted([turned(c, k) for c in cells]) for k in range(6))
+
+
+def whole(cells) -> bool:
+    """Connected, and every empty cell of a frame around it reaches the frame's rim."""
+    shape = nx.Graph((c, nb) for c in cells for nb in around(c) if nb in cells)
+    shape.add_nodes_from(cells)
+    if not nx.is_connected(shape):
+        return False
+    frame = {nb for c in cells for nb in around(c)} | {n2 for c in cells for nb in around(c)
+                                                      for n2 in around(nb)}
+    empty = frame - cells
+    graph = nx.Graph((c, nb) for c in empty for nb in around(c) if nb in empty)
+    graph.add_nodes_from(empty)
+    return nx.number_connected_components(graph) == 1
+
+
+def compact(n: int) -> frozenset:
+    """n cells: rings around the origin, the last one partly, from its first corner on."""
+    cells, ring = [(0, 0)], 1
+    while len(cells) < n:
+        c = (-ring, 0)  # a corner of the ring, then along its six sides
+        for d in range(6):
+            for _ in range(ring):
+                cells.append(c)
+                c = (c[0] + STEPS[d][0], c[1] + STEPS[d][1])
+        ring += 1
+    return frozenset(cells[:n])
+
+
+def shapes_within(n: int, loss_max: int) -> list[tuple[int, tuple]]:
+    """(loss, cells) of every shape the single-cell moves reach from the compact one."""
+    start = compact(n)
+    seen = {key(start): start}
+    todo = deque([start])
+    while todo:
+        shape = todo.popleft()
+        rim = [c for c in shape if any(nb not in shape for nb in around(c))]
+        room = {nb for c in shape for nb in around(c)} - shape
+        for a in rim:
+            for b in room:
+                moved = (shape - {a}) | {b}
+                if loss(moved) <= loss_max and key(moved) not in seen and whole(moved):
+                    seen[key(moved)] = moved
+                    todo.append(moved)
+    return sorted((loss(c), tuple(sorted(c))) for c in seen.values() if loss(c) <= loss_max)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cells", type=int, default=56)
+    ap.add_argument("--loss-max", type=int, required=True)
+    ap.add_argument("--csv", type=Path)
+    ap.add_argument("--write", type=int, default=0, help="instances of the N lowest shapes")
+    ap.add_argument("--instance", type=Path, help="the free-shape puzzle the instances fix")
+    ap.add_argument("--out", type=Path, default=Path("out/shapes"))
+    args = ap.parse_args()
+    t0 = time.process_time()
+    found = shapes_within(args.cells, args.loss_max)
+    print(f"{len(found)} shapes, by arcs lost: {dict(sorted(Counter(l for l, _ in found).items()))}"
+          f" ({time.process_time() - t0:.0f} CPU s)")
+    if args.csv:
+        args.csv.parent.mkdir(parents=True, exist_ok=True)
+        with args.csv.open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["loss", "cells"])
+            for lost, cells in found:
+                w.writerow([lost, " ".join(f"{q},{r}" for q, r in key(cells))])
+    if args.write:
+        args.out.mkdir(parents=True, exist_ok=True)
+        head = args.instance.read_text().replace("shape free", "shape board").rstrip() + "\n"
+        for i, (lost, cells) in enumerate(found[:args.write]):
+            text = head + "".join(f"cell {q} {r}\n" for q, r in key(cells))
+            (args.out / f"{args.instance.stem}_outline{lost}_{i:02d}.txt").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
