@@ -53,6 +53,30 @@ def test_a_window_that_may_not_reach_a_better_board_keeps_every_rule():
         assert rep.ok and rep.score == solver.objective_value // (len(model.cells) + 1)
 
 
+def test_a_window_with_an_outline_keeps_the_shape_to_it_around_fixed_tiles():
+    """Windows among fixed tiles (their cells' open edges count too): with the outline at the
+    start board's, every board found cuts no more arcs; one less forces another shape."""
+    inst, start = poor_board()
+    loss = check.outline_loss(start)
+    shapes = set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        taken, empty = lns.window(start, rng.choice(sorted(start)), 4, 4, rng)
+        for most in (loss, loss - 1):
+            model = WindowModel(inst, start, taken, empty, floor=0, outline=most)
+            solver = cp_model.CpSolver()
+            solver.parameters.catch_sigint_signal = False  # as the library's solves
+            solver.parameters.num_workers = 1
+            if solver.solve(model.m) != cp_model.OPTIMAL:
+                assert most < loss  # the start board itself fits its own outline
+                continue
+            board = model.board(solver)
+            assert check.verify(inst, board, check.LONGEST).ok
+            assert check.outline_loss(board) <= most
+            shapes.add(check.outline_loss(board))
+    assert min(shapes) < loss  # some window found a shape with a shorter outline
+
+
 def test_the_lns_improves_a_poor_board_and_the_checker_agrees():
     inst, start = poor_board()
     out = lns.solve(inst, SolveOptions(objective="longest", seed=1, threads=1, hint=start,

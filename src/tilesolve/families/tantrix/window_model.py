@@ -222,7 +222,7 @@ class WindowModel:
                 # not a link: a fixed pair (1), or a neighbour no tile can take (0)
                 both.append(links[pair] if pair in links
                             else int(c in self.fixed and nb in self.fixed))
-            if all(isinstance(v, int) for v in both):
+            if c in self.fixed and all(isinstance(v, int) for v in both):
                 lost.append((6 - sum(both) + 1) // 2)  # a fixed cell with fixed neighbours
                 continue
             loss = m.new_int_var(0, 3, f"lost{c}")
