@@ -179,18 +179,22 @@ def max_score(inst: TantrixInstance) -> int:
 # a shape scores more than the arcs its cells keep, plus two end tiles per line goal. On the
 # 56-tile Loop the compact board loses 31 arcs (at most 137; CP-SAT proved 130 there), and the
 # manual's 136 needs a shape that loses at most 32 (lab/pages/tantrix_56.md).
+def _lost(shape: set[Hex], c: Hex) -> int:
+    """Arcs cell c of the shape loses: ceil(b / 2) for its b open edges."""
+    return (sum(nb not in shape for nb in hx.neighbours(c)) + 1) // 2
+
+
 def outline_loss(cells: Iterable[Hex]) -> int:
-    """Arcs the shape loses at its outline: ceil(b / 2) per cell with b open edges."""
+    """Arcs the shape loses at its outline, over all its cells."""
     shape = set(cells)
-    return sum((sum(nb not in shape for nb in hx.neighbours(c)) + 1) // 2 for c in shape)
+    return sum(_lost(shape, c) for c in shape)
 
 
 def shape_bound(inst: TantrixInstance, cells: Iterable[Hex]) -> int:
     """The highest score (`--objective longest`) any board on these cells can reach."""
     shape = set(cells)
     goals = len(inst.goals)
-    keep = sum(min(goals, 3 - (sum(nb not in shape for nb in hx.neighbours(c)) + 1) // 2)
-               for c in shape)
+    keep = sum(min(goals, 3 - _lost(shape, c)) for c in shape)
     ends = 2 * sum(g.kind == "line" for g in inst.goals)
     return min(max_score(inst), keep + ends)
 

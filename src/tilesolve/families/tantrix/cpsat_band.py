@@ -60,11 +60,10 @@ class BandCpsat(runner.CpsatModel):
     objective = True
 
     def __init__(self, inst: TantrixInstance, board: Solution, margin: int,
-                 cap: int | None = None, outline: int | None = None):
+                 cap: int | None = None, outline: int | None = None, inside: bool = True):
+        """`inside`: the board keeps to the outline; if not, it is no solution: no floor."""
         self.inst, self.cap = inst, cap
         self.cells = sorted(board) + band(board, margin)
-        # a start board whose outline cuts more arcs than allowed is no solution: no floor
-        inside = outline is None or check.outline_loss(board) <= outline
         floor = steered(inst, board, cap) if inside else 0
         self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], floor,
                                cap=cap, walk=False, outline=outline)
@@ -99,15 +98,15 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
         return Outcome(Status.TIMEOUT, stats={"margin": margin})
     score = int(check.score(inst, board))
     # --outline: a start board outside the shapes searched is a hint, not an answer
-    inside = outline is None or check.outline_loss(board) <= outline
+    lost = check.outline_loss(board)
+    inside = outline is None or lost <= outline
     if inside:
         opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
     stats = {"margin": margin, "start_score": score,
              **({} if cap is None else {"cap": cap, "balanced_start": steered(inst, board, cap)}),
-             **({} if outline is None else {"outline": outline,
-                                            "outline_start": check.outline_loss(board)})}
+             **({} if outline is None else {"outline": outline, "outline_start": lost})}
     try:
-        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap, outline))
+        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap, outline, inside))
     except OutOfTime:
         stopped = {**stats, "stopped": "the time limit ran out while the model was built"}
         return Outcome(Status.FEASIBLE, board, float(score), stats=stopped) if inside else \
