@@ -261,26 +261,30 @@ def test_a_capped_band_ranks_by_the_balanced_score_then_the_full_one():
 def test_an_outline_keeps_the_band_to_shapes_that_cut_few_arcs():
     """Discovery 6: the band's best board, the 6-tile loop, lies on a shape whose outline cuts
     10 arcs; with --outline 9 the best is a loop of 5 on a shape cutting 9 (the start board,
-    cutting 11, is no answer); with 8 the band holds no such shape, which is not a proof that
-    the puzzle has no board."""
+    cutting 11, is no answer: the band steers from it into the outline); with 8 the band holds
+    no such shape and no board is answered, which is not a proof that the puzzle has none."""
     from tilesolve.families.tantrix import cpsat_score
 
     _, inst = load_instance(INSTANCES / "tantrix_discovery_06.txt")
     start = cpsat_score.solve(inst, SolveOptions(objective="longest", seed=1, threads=1))
     assert check.outline_loss(start.solution) == 11
 
+    offered = []  # (outline, each board's cut arcs) as the run streams them
+
     def band(outline):
         return cpsat_score.solve(inst, SolveOptions(
             objective="longest", seed=1, threads=1, hint=start.solution,
+            on_solution=lambda b, _o: offered.append((outline, check.outline_loss(b))),
             params={"margin": 1} if outline is None else {"margin": 1, "outline": outline}))
 
     free, nine, eight = band(None), band(9), band(8)
+    assert (9, 9) in offered and all(cut <= most for most, cut in offered if most is not None)
     assert (free.objective, check.outline_loss(free.solution)) == (6, 10)
     assert check.verify(inst, nine.solution, check.LONGEST).score == nine.objective == 5
     assert check.outline_loss(nine.solution) == 9 and nine.stats["outline_start"] == 11
     assert nine.stats["optimal_in_band"]
     assert eight.status == "budget" and eight.solution is None
-    assert "outline that cuts at most 8 arcs" in eight.stats["stop_reason"]
+    assert "outline cuts at most 8 arcs" in eight.stats["stop_reason"]
 
 
 @pytest.mark.parametrize("option", ["--cap", "--outline"])

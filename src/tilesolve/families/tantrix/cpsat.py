@@ -41,6 +41,7 @@ from .region import (
     fixed_loop_colours,
     solve_on_layouts,
 )
+from .window_model import STEER
 
 OPTIONS = Options(
     RADIUS,
@@ -59,7 +60,9 @@ OPTIONS = Options(
            "may give tiles to a short one); boards are kept by the full score"),
     Option("outline", count, None, "with --margin: only shapes whose outline cuts at most this "
            "many arcs (a cell with b open edges loses ceil(b/2) of its 3; a board scores at most "
-           "the arcs kept, so the Loop's 136 needs 32 or fewer)"),
+           "the arcs kept, so the Loop's 136 needs 32 or fewer); from a start board that cuts "
+           f"more, the search steers into it (each arc over costs {STEER} points) and answers "
+           "only boards that keep to it"),
 )
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cpsat_score`
 

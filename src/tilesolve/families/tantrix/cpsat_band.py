@@ -21,9 +21,11 @@ longer than N may give tiles to a short one; boards are kept and reported by the
 With `--outline K` only shapes whose outline cuts at most K arcs are searched (`check.
 outline_loss`; a board scores at most the arcs its shape keeps, `check.shape_bound`, a cut the
 model also states): the Loop's 136 needs K <= 32, and the best boards' shapes cut 35 (Loop 126)
-and 33 (Curve 131). A start board outside that is only the hint: it is neither the floor nor an
-answer, and a band without such a shape ends with no board (status budget), which says nothing
-of the puzzle.
+and 33 (Curve 131). A start board outside that is no answer. The band then steers: the outline
+is a cost instead of a rule, `STEER` points of the objective for each arc cut above K, so the
+start board is a solution CP-SAT can leave from (as a rule, CP-SAT found no first board in 690
+s from the Loop's 126), and only the boards that keep to K are answers. A run that finds none
+ends with no board (status budget), which says nothing of the puzzle.
 
 Every model solution is a valid board of the free puzzle. CP-SAT's bound holds over the
 band's shapes only, never over all shapes, so an answer is FEASIBLE (stats: `band_cells`,
@@ -44,7 +46,7 @@ from . import check
 from .cpsat import workers
 from .instance import TantrixInstance
 from .lns import start_board, steered
-from .window_model import WindowModel
+from .window_model import STEER, WindowModel
 
 
 def band(board: Solution, margin: int) -> list[hx.Hex]:
@@ -60,31 +62,37 @@ class BandCpsat(runner.CpsatModel):
     objective = True
 
     def __init__(self, inst: TantrixInstance, board: Solution, margin: int,
-                 cap: int | None = None, outline: int | None = None, inside: bool = True):
-        """`inside`: the board keeps to the outline; if not, it is no solution: no floor."""
-        self.inst, self.cap = inst, cap
+                 cap: int | None = None, outline: int | None = None):
+        self.inst, self.cap, self.outline = inst, cap, outline
         self.cells = sorted(board) + band(board, margin)
-        floor = steered(inst, board, cap) if inside else 0
-        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):], floor,
-                               cap=cap, walk=False, outline=outline)
+        over = 0 if outline is None else max(0, check.outline_loss(board) - outline)
+        self.steering = over > 0  # the start board lies outside the outline: steer into it
+        self.win = WindowModel(inst, board, sorted(board), self.cells[len(board):],
+                               steered(inst, board, cap) - STEER * over, cap=cap, walk=False,
+                               outline=outline, steer=STEER if self.steering else None)
         self.model = self.win.m
-        # the best board by its own score (the start board if it lies in the searched shapes)
-        self.best = (board, check.score(inst, board)) if inside else (None, -1)
+        # the best answer by its own score (the start board if it keeps to the outline)
+        self.best = (None, -1) if self.steering else (board, check.score(inst, board))
         self.balanced = steered(inst, board, cap)
 
     def decode(self, value) -> Solution:
         return {c: tr for c in self.cells for tr, v in self.win.x[c].items() if value(v)}
 
+    def answers(self, board: Solution) -> bool:
+        """Does the board keep to the outline (every board does without one)?"""
+        return self.outline is None or check.outline_loss(board) <= self.outline
+
     def reported(self, value, raw: float) -> float:
-        """With a cap CP-SAT maximises the balanced score first: the board's own score."""
-        if self.cap is None:
+        """With a cap CP-SAT maximises the balanced score first: the board's own score.
+        Every board's score is noted for the answer (the best that keeps to the outline)."""
+        if self.cap is None and not self.steering:
             return raw
         board = self.decode(value)
         score = check.score(self.inst, board)
         self.balanced = steered(self.inst, board, self.cap)  # the last board's, for the stats
-        if score > self.best[1]:
+        if score > self.best[1] and self.answers(board):
             self.best = (board, score)
-        return score
+        return score if self.cap is not None else raw
 
     def suggest(self, solution: Solution) -> None:
         self.win.hint(solution)
@@ -97,22 +105,22 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
     if board is None:
         return Outcome(Status.TIMEOUT, stats={"margin": margin})
     score = int(check.score(inst, board))
-    # --outline: a start board outside the shapes searched is a hint, not an answer
     lost = check.outline_loss(board)
-    inside = outline is None or lost <= outline
+    inside = outline is None or lost <= outline  # else the start is a hint, not an answer
     if inside:
         opts.offer(board, float(score), source="start")  # kept should the build outlast the limit
     stats = {"margin": margin, "start_score": score,
              **({} if cap is None else {"cap": cap, "balanced_start": steered(inst, board, cap)}),
              **({} if outline is None else {"outline": outline, "outline_start": lost})}
     try:
-        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap, outline, inside))
+        compiled = built(opts, lambda: BandCpsat(inst, board, margin, cap, outline))
     except OutOfTime:
         stopped = {**stats, "stopped": "the time limit ran out while the model was built"}
         return Outcome(Status.FEASIBLE, board, float(score), stats=stopped) if inside else \
             Outcome(Status.TIMEOUT, stats=stopped)
-    out = runner.run(compiled, opts.but(hint=board),  # the start board, not a hint it replaced
-                     **workers(opts))
+    steps = {"on_solution": _answers_only(compiled, opts.on_solution)} if compiled.steering else {}
+    out = runner.run(compiled, opts.but(hint=board, **steps),  # the start board, not a hint
+                     **workers(opts))                           # it replaced
     out.stats.update(stats, band_cells=len(compiled.cells))
     if out.solution is None and out.status == Status.TIMEOUT and inside:  # stopped in presolve
         out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
@@ -121,10 +129,12 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
         for key in ("bound", "gap"):
             out.stats.pop(key, None)
         out.stats["balanced_end"] = compiled.balanced
-        if compiled.best[1] > (out.objective or -1):  # CP-SAT's last can score less
-            out.solution, out.objective = compiled.best
-    elif out.bound is not None:
+    elif out.bound is not None:  # with steering too: an answer's objective is its score
         out.stats["bound_in_band"] = out.bound
+    if compiled.steering:
+        return _steered_answer(compiled, out, outline)
+    if cap is not None and compiled.best[1] > (out.objective or -1):  # CP-SAT's last can score less
+        out.solution, out.objective = compiled.best
     if out.status == Status.INFEASIBLE:  # no shape in the band: the puzzle is not proved so
         out.status = Status.BUDGET
         out.stats["stop_reason"] = (f"no board in the band has an outline that cuts at most "
@@ -132,4 +142,29 @@ def solve(inst: TantrixInstance, opts: SolveOptions, margin: int,
     if out.status == Status.SOLVED:  # the best inside the band, not over all shapes
         out.stats["optimal_in_band"] = True
         out.status = Status.FEASIBLE
+    return out
+
+
+def _answers_only(compiled: BandCpsat, passed):
+    """While steering, the boards outside the outline are steps, not answers: only the
+    others reach the caller, by their own score. Installed even without a caller, so that
+    CP-SAT reports every board to `compiled.reported`, which keeps the best answer."""
+    def on_solution(board: Solution, _objective) -> None:
+        if passed is not None and compiled.answers(board):
+            passed(board, float(check.score(compiled.inst, board)))
+    return on_solution
+
+
+def _steered_answer(compiled: BandCpsat, out: Outcome, outline: int) -> Outcome:
+    """The best board found that keeps to the outline, else none (status budget)."""
+    board, score = compiled.best
+    if board is None:
+        out.status, out.solution, out.objective = Status.BUDGET, None, None
+        out.stats["stop_reason"] = (f"no board found whose outline cuts at most {outline} "
+                                    f"arcs")
+        return out
+    optimal = out.status == Status.SOLVED and out.objective is not None and score >= out.objective
+    out.status, out.solution, out.objective = Status.FEASIBLE, board, float(score)
+    if optimal:  # the best inside the band, not over all shapes
+        out.stats["optimal_in_band"] = True
     return out

@@ -38,6 +38,12 @@ from .instance import TantrixInstance
 
 Hex = hx.Hex
 
+# the objective's cost of an arc cut above an outline while a band steers into it
+# (`cpsat_band`): 2, so a board one arc over must score two more than one inside to be
+# preferred (the shape bound counts each such arc once: 2 pulls inside harder than the score
+# alone would)
+STEER = 2
+
 
 @dataclass
 class Stretch:
@@ -85,7 +91,9 @@ class WindowModel:
 
     def __init__(self, inst: TantrixInstance, board: Solution, taken: list[Hex],
                  empty: list[Hex], floor: int, cap: int | None = None,
-                 walk: bool = True, outline: int | None = None):
+                 walk: bool = True, outline: int | None = None, steer: int | None = None):
+        """`steer`: the outline is no rule but a cost, `steer` points of the objective for
+        each arc it cuts above `outline` (so a board outside it, the hint, is a solution)."""
         self.inst, self.m = inst, cp_model.CpModel()
         self.cells = list(taken) + list(empty)
         self.win = set(self.cells)
@@ -95,12 +103,13 @@ class WindowModel:
         self._golden()
         links = self._connected_without_holes()
         self.full = [self._goal(g.colour, g.kind) for g in inst.goals]
+        self.excess = 0  # arcs cut above the outline (with `steer`; else none may be)
         if outline is not None:
-            self._outline(links, outline)
+            self._outline(links, outline, steer)
         terms = self.full
         if cap is not None:  # each colour counts at most `cap` tiles (lns.py's --cap)
             terms = [self._at_most(t, cap) for t in terms]
-        self.score = sum(terms)
+        self.score = sum(terms) - (steer or 0) * self.excess
         self.m.add(self.score >= floor)
         self.changed = [1 - self.x[c].get(board[c], 0) if c in board else self.y[c]
                         for c in self.cells]
@@ -210,10 +219,11 @@ class WindowModel:
         self._flow(links)
         return links
 
-    def _outline(self, links: dict, most: int) -> None:
+    def _outline(self, links: dict, most: int, steer: int | None) -> None:
         """The shape loses at most `most` arcs at its outline (`check.outline_loss`: a cell
-        with b open edges loses ceil(b / 2)), and the score is at most the arcs kept
-        (`check.shape_bound`), a cut the model's own constraints imply only through search."""
+        with b open edges loses ceil(b / 2)), or with `steer` the arcs over it are counted
+        (`excess`), and the score is at most the arcs kept (`check.shape_bound`), a cut the
+        model's own constraints imply only through search."""
         m, lost, kept = self.m, [], []
         for c in self.win | self.fixed.keys():
             both = []
@@ -229,7 +239,11 @@ class WindowModel:
             m.add(2 * loss >= 6 * self.filled(c) - sum(both))
             lost.append(loss)
             kept.append(3 * self.filled(c) - loss)
-        m.add(sum(lost) <= most)
+        if steer is None:
+            m.add(sum(lost) <= most)
+        else:
+            self.excess = m.new_int_var(0, 3 * self.inst.n, "excess")
+            m.add(self.excess >= sum(lost) - most)
         if len(self.inst.goals) >= 3:  # every kept arc may count: score <= arcs kept + ends
             ends = 2 * sum(g.kind == "line" for g in self.inst.goals)
             fixed_kept = sum(3 - v for v in lost if isinstance(v, int))
