@@ -29,6 +29,20 @@ def test_a_spent_ga_budget_is_budget_not_timeout(cli, instance, budget):
     assert text.stdout.startswith(f"budget ({budget[0][2:]} spent) by ga in ")
 
 
+def test_a_band_without_a_board_in_its_outline_says_why_in_its_headline(cli, tmp_path):
+    # Tantrix's band kept to shapes cutting at most 8 arcs of Discovery 6: none is found
+    start = tmp_path / "start.json"
+    r = cli("solve", INSTANCES / "tantrix_discovery_06.txt", "--objective", "longest", "-b",
+            "cpsat", "--threads", "1", "--seed", "1", "-o", start)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = cli("solve", INSTANCES / "tantrix_discovery_06.txt", "--objective", "longest", "-b",
+            "cpsat", "--threads", "1", "--seed", "1", "--margin", "1", "--outline", "8",
+            "--hint", start, "-t", "60")
+    assert r.returncode == 5, r.stdout + r.stderr
+    assert r.stdout.startswith("budget (no board found whose outline cuts at most 8 arcs) by "
+                               "cpsat in "), r.stdout
+
+
 def test_a_spent_budget_with_an_objective_is_feasible(cli):
     r = cli("solve", INSTANCES / "e2_6x6.txt", "--backend", "ga", "--evaluations", "2000",
             "--preset", "paper", "--objective", "matches", "-t", "300", "--json")

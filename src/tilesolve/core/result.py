@@ -275,8 +275,9 @@ class SolveResult:
     def headline(self) -> str:
         """One line: status, verification, backend, time, score or broken rules, count."""
         line = self.status.value + (" (verified)" if self.verified else "")
-        if self.status == Status.BUDGET and self.stats.get("stop_reason"):
-            line += f" ({self.stats['stop_reason']} spent)"
+        reason = self.stats.get("stop_reason") if self.status == Status.BUDGET else None
+        if reason:  # a budget's name (the GA's "generations") or a sentence (Tantrix's band)
+            line += f" ({reason} spent)" if reason.isidentifier() else f" ({reason})"
         line += f" by {self.answered_by()} in {self.seconds:.2f} s"
         for part in (self.objective_text(), self.rules_text()):
             if part:
