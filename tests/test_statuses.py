@@ -162,8 +162,9 @@ def test_the_portfolios_lanes_get_the_whole_limit_left():
     left = res.stats["time_limit"]  # what reading the file left of the 30 s
     assert 29 < left <= 30
     for lane in res.stats["backends"].values():
-        # `started` is taken once the lane's process has been started (a few ms)
-        assert lane["time_limit"] + lane["started"] == pytest.approx(left, abs=0.25)
+        # `started` is taken once the lane's process has been started (a few ms idle, 0.4 s
+        # seen with both cores busy); the grace once kept back was 2.8 s of -t 8
+        assert lane["time_limit"] + lane["started"] == pytest.approx(left, abs=1.0)
 
 
 def test_the_watchdogs_answer_keeps_the_solvers_last_bound():
