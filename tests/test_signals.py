@@ -168,18 +168,20 @@ def test_a_lane_is_booked_before_a_signal_held_during_its_start_comes_out(monkey
     assert wait_for(lambda: not alive(lane.process.pid), 30)  # killed with the race
 
 
-def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone_first(monkeypatch):
+@pytest.mark.parametrize("gone", ["by kill_all", "before it"])
+def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone(monkeypatch, gone):
     # kill_all stops the forkserver before it kills the lanes; a lane's end is read from the
     # forkserver, whose death read as every lane's, so no lane was killed: one still loading
-    # its arguments printed a FileNotFoundError when the exit removed the queues' semaphores
+    # its arguments printed a FileNotFoundError when the exit removed the queues' semaphores.
+    # "before it": the forkserver already dead (a SIGTERM to the whole process group)
+    from multiprocessing import forkserver
+
     from tilesolve.hybrid import race
     from tilesolve.hybrid.lanes import LaneSpec, alive
 
     stop_forking = race._stop_forking
 
     def stop_and_wait():  # the forkserver's death seen at once, as under load
-        from multiprocessing import forkserver
-
         pid = forkserver._forkserver._forkserver_pid
         stop_forking()
         assert wait_for(lambda: not alive(pid), 30)
@@ -188,7 +190,10 @@ def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone_first(monkeypatch
                     family="edgematch", time_limit=120, seed=0, threads=1, objective=None)
     the_race = race.Race()
     lane = the_race.start(spec)
-    monkeypatch.setattr(race, "_stop_forking", stop_and_wait)
+    if gone == "before it":
+        stop_and_wait()
+    else:
+        monkeypatch.setattr(race, "_stop_forking", stop_and_wait)
     the_race.kill_all()
     assert lane.cpu is not None  # counted and killed (its CPU read first), not passed over
     assert wait_for(lambda: not alive(lane.process.pid), 30)

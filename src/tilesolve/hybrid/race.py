@@ -217,12 +217,14 @@ class Race:
         """Last resort (atexit, second Ctrl-C): no waiting, no messages."""
         if self.closed:
             return
-        # the lanes alive, read before the forkserver goes: a lane's end is read from the
-        # forkserver, whose death reads as every lane's (exit code 255), and the lanes it hid
-        # were not killed: one still loading its arguments printed a FileNotFoundError when
-        # our exit removed the queues' semaphores (1 run of 57 SIGTERMs 0.7-2 s into a
-        # portfolio on a loaded machine)
-        alive = [ln for ln in self.lanes.values() if ln.process.is_alive()]
+        # a lane's end is read from the forkserver, whose death reads as every lane's (exit
+        # code 255): the lanes it hid were not killed, and one still loading its arguments
+        # printed a FileNotFoundError when our exit removed the queues' semaphores (1 run of
+        # 57 SIGTERMs 0.7-2 s into a portfolio on a loaded machine). So the lanes alive are
+        # read before the forkserver goes, and a lane not done whose process still runs is
+        # alive even if the forkserver went first (a SIGTERM to the whole process group)
+        alive = [ln for ln in self.lanes.values()
+                 if ln.process.is_alive() or (not ln.done and lanes.alive(ln.process.pid))]
         _stop_forking()
         for ln in self.lanes.values():
             with contextlib.suppress(Exception):
