@@ -31,6 +31,7 @@ GIL). With --objective matches the search allows a bounded number of mismatched 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from dataclasses import replace
 
 from ...backends import search as runner
@@ -59,22 +60,30 @@ VALUES = Option(
     "seeded order per cell and pair of colours, renewed at each restart) or fixed (by piece "
     "number and turn, with no restarts; a second thread races shuffled orders)",
     ("shuffled", "fixed"))
+ORIENT = Option(
+    "orient", str, "auto", "the tree the search walks: rows or columns (cell order), with the "
+    "first corner piece kept top left, or auto (on a square board without fixed pieces or "
+    "hint, of rows and columns with each corner piece, the smallest tree by Knuth's "
+    "estimate, when the first is large); not with --objective", ("auto", "rows", "columns"))
 BOUND = Option("bound", as_is, help="the portfolio's best boards from the other lanes, "
                "whose scores the break search must beat (hybrid.lanes)", internal=True)
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
-                  LOOKAHEAD, VALUES, BREAK_OPTIONS, BOUND)
+                  LOOKAHEAD, VALUES, ORIENT, BREAK_OPTIONS, BOUND)
 MASK64 = (1 << 64) - 1
 
 
-ORDERS = ("rows", "diagonal", "pairs")
+ORDERS = ("rows", "columns", "diagonal", "pairs")
 
 
 def cell_order(width: int, height: int, order: str) -> list[tuple[int, int]]:
     """The cells in the order the search fills them. In each, a cell's west and north
     neighbours come before it (so one bucket keyed on those two colours holds its
     candidates) and the top-left cell is first: rows (row by row), diagonal (by row + column,
-    top row first on each diagonal), pairs (two rows at a time, column by column)."""
+    top row first on each diagonal), pairs (two rows at a time, column by column), columns
+    (column by column: the rows' order on the board mirrored about its diagonal)."""
     cells = list(sq.cells(width, height))
+    if order == "columns":
+        return sorted(cells, key=lambda rc: (rc[1], rc[0]))
     if order == "diagonal":
         return sorted(cells, key=lambda rc: (rc[0] + rc[1], rc[0]))
     if order == "pairs":
@@ -98,11 +107,15 @@ class RowscanTables:
         fix: Solution | None = None,
         lookahead: str = "none",
         order: str = "rows",
+        anchor: int | None = None,
     ):
+        """anchor: the corner piece kept to the top-left corner (default: the hint's there,
+        else the first corner piece)."""
         fixed = {**inst.fixed, **(fix or {})}
         base = replace(inst, fixed=fixed)
         self.width = inst.width
         self.height = inst.height
+        self.order = order
         self.cells = cell_order(inst.width, inst.height, order)  # depth -> cell
         self.index = {c: i for i, c in enumerate(self.cells)}
         depth = [self.index[c] for c in inst.cells()]  # a placement row's cell -> its depth
@@ -110,7 +123,8 @@ class RowscanTables:
         self.ncol = inst.colour_span()
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
-        anchor = self._anchor(inst, hint or {}) if symmetry and not fixed else None
+        anchor = self._anchor(inst, hint or {}, anchor) if symmetry and not fixed else None
+        self.anchor = anchor[0] if anchor else None  # the corner piece kept top left
         first, allowed = (anchor[0] - 1, {self.index[c] for c in anchor[1]}) if anchor \
             else (-1, set())
         # square: the top-left cell takes the anchor only. Any other corner there leaves the
@@ -186,10 +200,11 @@ class RowscanTables:
         return self_key, below, ent_start, ent, array("i", [0]) * len(have), have
 
     @staticmethod
-    def _anchor(inst: EdgeInstance, hint: Solution) -> tuple[int, set]:
-        """The corner piece kept to the top left (square) or the top row: the hint's top-left
-        piece when it is a corner, so the hinted board stays in the tree, else the first."""
-        at = hint.get((0, 0), (0, 0))[0]
+    def _anchor(inst: EdgeInstance, hint: Solution, chosen: int | None) -> tuple[int, set]:
+        """The corner piece kept to the top left (square) or the top row: the one chosen, else
+        the hint's top-left piece when it is a corner, so the hinted board stays in the tree,
+        else the first."""
+        at = chosen or hint.get((0, 0), (0, 0))[0]
         first = at if at and inst.kind(at) == "corner" else \
             next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
         w, h = inst.width, inst.height
@@ -404,13 +419,35 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
 
         return breakscan.solve(inst, opts, "python" if _engine(opts) is PySearcher else "c")
     kind = _engine(opts)
-    tables = RowscanTables(inst, not _no_symmetry(opts), opts.hint, opts.fix, _lookahead(opts))
+    symmetry = not _no_symmetry(opts)
+    orient = OPTIONS.value(opts.params, "orient")
+
+    def make(order: str, anchor: int | None) -> RowscanTables:
+        return RowscanTables(inst, symmetry, opts.hint, opts.fix, _lookahead(opts), order, anchor)
+
+    from .orient import Chooser, eligible
+
+    if orient != "auto" or kind is not CSearcher or not eligible(
+            inst, bool(inst.fixed or opts.fix), bool(opts.hint), symmetry):
+        tables = make("rows" if orient == "auto" else orient, None)
+        out = _run(lambda: tables, kind, opts)
+        out.stats.update(orient=tables.order, anchor=tables.anchor)
+        return out
+    # auto: the smallest of the trees that hold the same boards, after a while (orient.py)
+    with Chooser(inst, make, opts.seed, opts.remaining) as chooser:
+        out = _run(lambda: chooser.tables, kind, opts)
+    out.stats.update(chooser.seen)
+    return out
+
+
+def _run(tables: Callable[[], RowscanTables], kind: type, opts: SolveOptions) -> Outcome:
+    """The race of seeded searchers, each (re)started on the tables of the moment."""
     if _fixed(opts):
         # the first worker walks the table's order once (a restart would repeat it); the
         # others race shuffled orders with restarts
-        return runner.run(lambda seed: kind(tables, None if seed == opts.seed else seed), opts,
+        return runner.run(lambda seed: kind(tables(), None if seed == opts.seed else seed), opts,
                           restart=[0, _restart(opts)])
-    return runner.run(lambda seed: kind(tables, seed), opts, restart=_restart(opts))
+    return runner.run(lambda seed: kind(tables(), seed), opts, restart=_restart(opts))
 
 
 def count(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
