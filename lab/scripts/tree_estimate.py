@@ -16,6 +16,12 @@ printed as they finish, so a heavy tail shows as a batch far from the others.
         --orders rows,diagonal,pairs --lookahead none,below --probes 1000000
     python lab/scripts/tree_estimate.py ../shared/e2_data/brendan/pieces_07x07.txt \
         --probes 100000 --exact-from 14
+    python lab/scripts/tree_estimate.py ../shared/e2_data/brendan/pieces_08x08.txt gen:8:7001 \
+        --orders rows,columns --anchors all --probes 32000000 --batches 4
+
+`--anchors all` estimates the tree with each corner piece kept top left (the search's
+`--orient auto` chooses among rows and columns with each: edgematch/orient.py). A board is a
+file or gen:SIZE:SEED, the generator's board at the hardest colour counts.
 """
 
 from __future__ import annotations
@@ -26,7 +32,16 @@ import os
 import time
 
 from tilesolve.families.edgematch import search, treesize
+from tilesolve.families.edgematch.generate import generate
 from tilesolve.families.edgematch.parse import read_instance
+
+
+def board(spec: str):
+    """A board file, or gen:SIZE:SEED"""
+    if spec.startswith("gen:"):
+        _, size, seed = spec.split(":")
+        return generate(int(size), int(size), seed=int(seed))[0]
+    return read_instance(spec)
 
 
 def batches(t, probes: int, nbatch: int, seed: int, exact: int | None) -> treesize.TreeEstimate:
@@ -57,6 +72,9 @@ def main() -> None:
     ap.add_argument("boards", nargs="+")
     ap.add_argument("--orders", default="rows", help=f"comma-separated: {', '.join(search.ORDERS)}")
     ap.add_argument("--lookahead", default="none", help="comma-separated: none, bottom, below")
+    ap.add_argument("--anchors", default="first", choices=("first", "all"),
+                    help="the corner piece kept top left: the first (the search's default "
+                         "tree) or each in turn")
     ap.add_argument("--probes", type=int, default=100_000)
     ap.add_argument("--batches", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
@@ -67,33 +85,36 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load {os.getloadavg()[0]:.2f}")
     for path in args.boards:
-        inst = read_instance(path)
+        inst = board(path)
+        corners = [p for p in range(1, inst.n + 1) if inst.kind(p) == "corner"]
+        anchors = corners if args.anchors == "all" and inst.width == inst.height else [None]
         if inst.width == inst.height and not inst.fixed:
             print(f"{path}: a random set with these colour frequencies holds "
                   f"{treesize.random_boards(inst):.3g} boards (first moment)")
-        for order in args.orders.split(","):
-            for look in args.lookahead.split(","):
-                t = search.RowscanTables(inst, lookahead=look, order=order)
-                print(f"{path} order={order} lookahead={look}:", flush=True)
+        for order, look, anchor in ((o, k, a) for o in args.orders.split(",")
+                                for k in args.lookahead.split(",") for a in anchors):
+            t = search.RowscanTables(inst, lookahead=look, order=order, anchor=anchor)
+            print(f"{path} order={order} lookahead={look} anchor={t.anchor}:", flush=True)
+            cpu = time.process_time()
+            e = batches(t, args.probes, args.batches, args.seed, args.exact_from)
+            took = time.process_time() - cpu
+            first = e.nodes / (e.boards + 1)
+            widest = max(range(t.ncells), key=lambda d: e.at_depth[d])
+            print(f"== {os.path.basename(path)} {order} {look} anchor {t.anchor}: "
+                  f"{e.probes:,} probes in "
+                  f"{took:.1f} CPU s; nodes {e.nodes:.4g} +- {e.nodes_se:.2g} (se); "
+                  f"boards {e.boards:.3g} +- {e.boards_se:.2g} ({e.full} probes met one); "
+                  f"widest depth {widest + 1} ({e.at_depth[widest]:.3g} nodes); "
+                  f"nodes / (boards + 1) {first:.3g} = {first / args.rate:.3g} CPU s at "
+                  f"{args.rate:.3g}/s; whole tree {e.nodes / args.rate:.3g} CPU s",
+                  flush=True)
+            if args.walk:
                 cpu = time.process_time()
-                e = batches(t, args.probes, args.batches, args.seed, args.exact_from)
-                took = time.process_time() - cpu
-                first = e.nodes / (e.boards + 1)
-                widest = max(range(t.ncells), key=lambda d: e.at_depth[d])
-                print(f"== {os.path.basename(path)} {order} {look}: {e.probes:,} probes in "
-                      f"{took:.1f} CPU s; nodes {e.nodes:.4g} +- {e.nodes_se:.2g} (se); "
-                      f"boards {e.boards:.3g} +- {e.boards_se:.2g} ({e.full} probes met one); "
-                      f"widest depth {widest + 1} ({e.at_depth[widest]:.3g} nodes); "
-                      f"nodes / (boards + 1) {first:.3g} = {first / args.rate:.3g} CPU s at "
-                      f"{args.rate:.3g}/s; whole tree {e.nodes / args.rate:.3g} CPU s",
+                nodes, boards = treesize.walk(t)
+                print(f"== walked: {nodes:,} nodes, {boards} boards, "
+                      f"{time.process_time() - cpu:.1f} CPU s; estimate / walked "
+                      f"{e.nodes / nodes:.3f}, off by {(e.nodes - nodes) / e.nodes_se:+.2f} se",
                       flush=True)
-                if args.walk:
-                    cpu = time.process_time()
-                    nodes, boards = treesize.walk(t)
-                    print(f"== walked: {nodes:,} nodes, {boards} boards, "
-                          f"{time.process_time() - cpu:.1f} CPU s; estimate / walked "
-                          f"{e.nodes / nodes:.3f}, off by {(e.nodes - nodes) / e.nodes_se:+.2f} se",
-                          flush=True)
     print(f"load {os.getloadavg()[0]:.2f}")
 
 

@@ -10,9 +10,11 @@ keyed on (west, north); the search only skips used pieces. The tables hold:
   piece (square boards), or to the top row (rectangles): this removes the board's rotations;
 - a seeded random order inside each bucket, with hinted placements first.
 The tables can also be built in other orders in which each cell meets only its west and
-north neighbours (`cell_order`: diagonals, pairs of rows); `treesize.py` estimates their
-trees, all larger than the rows' (Brendan's 8x8: 8.7e11 nodes by rows, 2.8e12 by pairs of
-rows, 1.1e14 by diagonals, 1e7 random probes each), so the search fills rows.
+north neighbours (`cell_order`: columns, diagonals, pairs of rows); `treesize.py` estimates
+their trees, diagonals and pairs far larger than the rows' (Brendan's 8x8: 8.7e11 nodes by
+rows, 2.8e12 by pairs of rows, 1.1e14 by diagonals, 1e7 random probes each). Rows and
+columns, each with one of the four corner pieces kept top left, are eight trees that hold the
+same boards in sizes up to 1.9 times apart; `--orient auto` (orient.py) walks the smallest.
 
 The inner loop is compiled C (`_rowscan.c`, built on install); without it the same loop
 runs in Python, about a hundred times slower. `--lookahead bottom|below` also skips a
