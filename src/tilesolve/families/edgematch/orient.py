@@ -4,12 +4,12 @@ chosen by the tree's size.
 On a square set without fixed pieces every board lies, turned, in each of eight trees
 exactly once: rows or columns (the rows' order mirrored about the diagonal), each with one
 of the four corner pieces kept to the top-left corner. The trees hold the same boards but
-are not the same size. Knuth's estimate (`treesize.estimate`, 8 million probes each) gives,
-on Brendan Owen's 8x8, 7.1e11 nodes for rows with its third corner piece against 9.1e11 for
-rows with the first (the search's tree before) and up to 1.36e12; on the generator's held-out
-8x8 (seed 7001) 1.68e13 against 2.67e13. With the boards at random among the leaves the
-nodes to a first board scale with the tree (edgematch_frontier.md), so the search walks the
-smallest one it estimates.
+are not the same size. Knuth's estimate (`treesize.estimate`, 32 million probes each) gives,
+on Brendan Owen's 8x8, 7.25e11 nodes for columns with its third corner piece against 9.38e11
+for rows with the first (the search's tree before) and up to 1.12e12; on the generator's
+held-out 8x8 (seed 7001) 1.87e13 against 2.62e13; on Brendan's 9x9 the tree before is the
+smallest. With the boards at random among the leaves the nodes to a first board scale with
+the tree (edgematch_frontier.md), so the search walks the smallest one it estimates.
 
 The search starts on the rows' tree with the first corner piece; after `DELAY` s without an
 answer (Brendan's 7x7 needs 0.2 s, the 8x8 minutes) a thread estimates the eight trees,
@@ -31,7 +31,10 @@ from .search import RowscanTables
 
 DELAY = 10.0  # seconds of search on the first tree before the choice
 QUICK = 20_000  # probes that time the estimate
-PROBES = 2_000_000  # per tree: batches of 2 million varied by 10-25% on the 8x8
+# per tree: over 16 seeds the tree taken averaged 7.50e11 nodes on Brendan's 8x8 and 2.21e13
+# on the held-out (1.25 and 1.19 times fewer than the tree before); 4 million took no smaller
+# ones (a heavy tail), nor did successive halving over the same 16 million
+PROBES = 2_000_000
 SHARE = 0.05  # of the time left, at most, for the choice
 LEAST = 500_000  # probes per tree below which no choice is made (too noisy)
 

@@ -64,9 +64,10 @@ VALUES = Option(
     ("shuffled", "fixed"))
 ORIENT = Option(
     "orient", str, "auto", "the tree the search walks: rows or columns (cell order), with the "
-    "first corner piece kept top left, or auto (on a square board without fixed pieces or "
-    "hint, of rows and columns with each corner piece, the smallest tree by Knuth's "
-    "estimate, when the first is large); not with --objective", ("auto", "rows", "columns"))
+    "first corner piece kept top left, or auto (rows; on a square board without fixed "
+    "pieces or hint, after 10 s without an answer, the smallest tree by Knuth's estimate "
+    "of rows and columns with each corner piece); not with --objective",
+    ("auto", "rows", "columns"))
 BOUND = Option("bound", as_is, help="the portfolio's best boards from the other lanes, "
                "whose scores the break search must beat (hybrid.lanes)", internal=True)
 OPTIONS = Options(NO_SYMMETRY, runner.restart_option(RESTART_UNIT), runner.ENGINE_OPTION,
