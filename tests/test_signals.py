@@ -199,6 +199,28 @@ def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone(monkeypatch, gone
     assert wait_for(lambda: not alive(lane.process.pid), 30)
 
 
+def test_a_lane_still_running_is_not_reported_lost_when_its_forkserver_died():
+    # reap read a lane's end from the forkserver too: with the forkserver gone every lane
+    # read as ended (code 255), and reap reported a running lane lost
+    from multiprocessing import forkserver
+
+    from tilesolve.hybrid import race
+    from tilesolve.hybrid.lanes import LaneSpec, alive
+
+    spec = LaneSpec(name="search", backend="search", path="instances/e2_8x8.txt", fmt=None,
+                    family="edgematch", time_limit=120, seed=0, threads=1, objective=None)
+    the_race = race.Race()
+    lane = the_race.start(spec)
+    assert wait_for(lambda: alive(lane.process.pid), 30)
+    pid = forkserver._forkserver._forkserver_pid
+    race._stop_forking()
+    assert wait_for(lambda: not alive(pid), 30)
+    assert not lane.process.is_alive()  # multiprocessing's reading: ended
+    assert the_race.reap() == [] and not lane.done  # ours: it runs
+    the_race.kill_all()
+    assert wait_for(lambda: not alive(lane.process.pid), 30)
+
+
 FORKSERVER_MASK = """
 from pathlib import Path
 from multiprocessing import forkserver

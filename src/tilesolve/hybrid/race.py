@@ -117,6 +117,14 @@ class Lane:
     cpu: float | None = None  # its process's CPU seconds when `kill_all` killed it
 
 
+def _runs(lane: Lane) -> bool:
+    """Whether a lane's process runs. multiprocessing reads a lane's end from the forkserver,
+    so once the forkserver has died (a signal to the process group, an OOM kill) every lane
+    reads as ended with code 255; a lane not done whose process /proc still shows running is
+    running all the same (reap reported such lanes lost while they ran their last seconds)."""
+    return lane.process.is_alive() or (not lane.done and lanes.alive(lane.process.pid))
+
+
 class Race:
     """A set of lane processes sharing one result queue."""
 
@@ -169,7 +177,7 @@ class Race:
         """
         lost = []
         for lane in self.running():
-            if not lane.process.is_alive():
+            if not _runs(lane):
                 code = lane.process.exitcode
                 msg = ("error", lane.spec.name, f"process exited with code {code}",
                        time.perf_counter() - lane.started)
@@ -196,18 +204,18 @@ class Race:
         for lane in everyone:
             lane.stop.set()
         end = time.monotonic() + grace
-        while time.monotonic() < end and any(ln.process.is_alive() for ln in everyone):
+        while time.monotonic() < end and any(_runs(ln) for ln in everyone):
             msg = self.get(0.05)
             if msg is not None and on_message is not None:
                 on_message(msg)
         for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 1.0)):
-            alive = [ln for ln in everyone if ln.process.is_alive()]
+            alive = [ln for ln in everyone if _runs(ln)]
             if not alive:
                 break
             for ln in alive:
                 _signal_group(ln.process.pid, sig)
             end = time.monotonic() + wait
-            while time.monotonic() < end and any(ln.process.is_alive() for ln in alive):
+            while time.monotonic() < end and any(_runs(ln) for ln in alive):
                 self.get(0.05)  # unread messages would keep a child from exiting
         for ln in everyone:
             ln.process.join(0.5)
@@ -221,10 +229,9 @@ class Race:
         # code 255): the lanes it hid were not killed, and one still loading its arguments
         # printed a FileNotFoundError when our exit removed the queues' semaphores (1 run of
         # 57 SIGTERMs 0.7-2 s into a portfolio on a loaded machine). So the lanes alive are
-        # read before the forkserver goes, and a lane not done whose process still runs is
-        # alive even if the forkserver went first (a SIGTERM to the whole process group)
-        alive = [ln for ln in self.lanes.values()
-                 if ln.process.is_alive() or (not ln.done and lanes.alive(ln.process.pid))]
+        # read before the forkserver goes, and a lane whose process still runs is alive even
+        # if the forkserver went first (a SIGTERM to the whole process group): _runs
+        alive = [ln for ln in self.lanes.values() if _runs(ln)]
         _stop_forking()
         for ln in self.lanes.values():
             with contextlib.suppress(Exception):
