@@ -47,7 +47,7 @@ def _make(inst):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_eight_trees_hold_the_same_boards_turned(seed):
     inst, planted = generate(4, 4, seed=seed)
-    corners = [p for p in range(1, inst.n + 1) if inst.kind(p) == "corner"]
+    corners = inst.corner_pieces()
     want = {_canonical(inst, planted)}
     every = None
     for order in ("rows", "columns"):
@@ -71,7 +71,7 @@ def test_the_choice_takes_the_smallest_estimated_tree(monkeypatch):
     trees = seen["tree_estimates"]
     assert len(trees) == 8 and seen["tree_estimate"] == min(trees)
     k = trees.index(min(trees))
-    corners = [p for p in range(1, inst.n + 1) if inst.kind(p) == "corner"]
+    corners = inst.corner_pieces()
     assert (tables.order, tables.anchor) == (("rows", "columns")[k // 4], corners[k % 4])
     assert len(set(trees)) > 1  # the trees differ in size
     # the same seed, the same estimates

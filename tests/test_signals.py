@@ -168,28 +168,41 @@ def test_a_lane_is_booked_before_a_signal_held_during_its_start_comes_out(monkey
     assert wait_for(lambda: not alive(lane.process.pid), 30)  # killed with the race
 
 
+def _search_lane():
+    """A lane spec that runs for minutes (the search on the 8x8 without a board in 120 s)"""
+    from tilesolve.hybrid.lanes import LaneSpec
+
+    return LaneSpec(name="search", backend="search", path="instances/e2_8x8.txt", fmt=None,
+                    family="edgematch", time_limit=120, seed=0, threads=1, objective=None)
+
+
+def _stop_forkserver_and_wait(stop_forking):
+    """Stop multiprocessing's forkserver and wait until it is gone, as seen at once under load"""
+    from multiprocessing import forkserver
+
+    from tilesolve.hybrid.lanes import alive
+
+    pid = forkserver._forkserver._forkserver_pid
+    stop_forking()
+    assert wait_for(lambda: not alive(pid), 30)
+
+
 @pytest.mark.parametrize("gone", ["by kill_all", "before it"])
 def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone(monkeypatch, gone):
     # kill_all stops the forkserver before it kills the lanes; a lane's end is read from the
     # forkserver, whose death read as every lane's, so no lane was killed: one still loading
     # its arguments printed a FileNotFoundError when the exit removed the queues' semaphores.
     # "before it": the forkserver already dead (a SIGTERM to the whole process group)
-    from multiprocessing import forkserver
-
     from tilesolve.hybrid import race
-    from tilesolve.hybrid.lanes import LaneSpec, alive
+    from tilesolve.hybrid.lanes import alive
 
     stop_forking = race._stop_forking
 
-    def stop_and_wait():  # the forkserver's death seen at once, as under load
-        pid = forkserver._forkserver._forkserver_pid
-        stop_forking()
-        assert wait_for(lambda: not alive(pid), 30)
+    def stop_and_wait():
+        _stop_forkserver_and_wait(stop_forking)
 
-    spec = LaneSpec(name="search", backend="search", path="instances/e2_8x8.txt", fmt=None,
-                    family="edgematch", time_limit=120, seed=0, threads=1, objective=None)
     the_race = race.Race()
-    lane = the_race.start(spec)
+    lane = the_race.start(_search_lane())
     if gone == "before it":
         stop_and_wait()
     else:
@@ -202,19 +215,13 @@ def test_the_last_resort_kills_a_lane_whose_forkserver_is_gone(monkeypatch, gone
 def test_a_lane_still_running_is_not_reported_lost_when_its_forkserver_died():
     # reap read a lane's end from the forkserver too: with the forkserver gone every lane
     # read as ended (code 255), and reap reported a running lane lost
-    from multiprocessing import forkserver
-
     from tilesolve.hybrid import race
-    from tilesolve.hybrid.lanes import LaneSpec, alive
+    from tilesolve.hybrid.lanes import alive
 
-    spec = LaneSpec(name="search", backend="search", path="instances/e2_8x8.txt", fmt=None,
-                    family="edgematch", time_limit=120, seed=0, threads=1, objective=None)
     the_race = race.Race()
-    lane = the_race.start(spec)
+    lane = the_race.start(_search_lane())
     assert wait_for(lambda: alive(lane.process.pid), 30)
-    pid = forkserver._forkserver._forkserver_pid
-    race._stop_forking()
-    assert wait_for(lambda: not alive(pid), 30)
+    _stop_forkserver_and_wait(race._stop_forking)
     assert not lane.process.is_alive()  # multiprocessing's reading: ended
     assert the_race.reap() == [] and not lane.done  # ours: it runs
     the_race.kill_all()

@@ -21,7 +21,8 @@ printed as they finish, so a heavy tail shows as a batch far from the others.
 
 `--anchors all` estimates the tree with each corner piece kept top left (the search's
 `--orient auto` chooses among rows and columns with each: edgematch/orient.py). A board is a
-file or gen:SIZE:SEED, the generator's board at the hardest colour counts.
+file, gen:SIZE:SEED (the generator's board at the hardest colour counts) or shuffled:SEED:FILE
+(rowscan_seeds.board).
 """
 
 from __future__ import annotations
@@ -31,17 +32,9 @@ import math
 import os
 import time
 
+from rowscan_seeds import board
+
 from tilesolve.families.edgematch import search, treesize
-from tilesolve.families.edgematch.generate import generate
-from tilesolve.families.edgematch.parse import read_instance
-
-
-def board(spec: str):
-    """A board file, or gen:SIZE:SEED"""
-    if spec.startswith("gen:"):
-        _, size, seed = spec.split(":")
-        return generate(int(size), int(size), seed=int(seed))[0]
-    return read_instance(spec)
 
 
 def batches(t, probes: int, nbatch: int, seed: int, exact: int | None) -> treesize.TreeEstimate:
@@ -86,8 +79,8 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.2f}")
     for path in args.boards:
         inst = board(path)
-        corners = [p for p in range(1, inst.n + 1) if inst.kind(p) == "corner"]
-        anchors = corners if args.anchors == "all" and inst.width == inst.height else [None]
+        square = inst.width == inst.height
+        anchors = inst.corner_pieces() if args.anchors == "all" and square else [None]
         if inst.width == inst.height and not inst.fixed:
             print(f"{path}: a random set with these colour frequencies holds "
                   f"{treesize.random_boards(inst):.3g} boards (first moment)")

@@ -149,7 +149,7 @@ class EdgeCpsat(runner.CpsatModel):
         """Pin the first corner piece: to the top-left corner on a square board (4 rotations),
         to a top corner on a rectangle (the 180-degree turn)."""
         inst = self.inst
-        first = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+        first = inst.corner_pieces()[0]
         w, h = inst.width, inst.height
         if w == h:
             self.model.add(self.piece[(0, 0)] == first)

@@ -36,6 +36,10 @@ class EdgeInstance:
         greys = sum(1 for c in self.pieces[piece - 1] if c == 0)
         return "corner" if greys >= 2 else "border" if greys == 1 else "inner"
 
+    def corner_pieces(self) -> list[int]:
+        """The corner pieces' numbers, in order (the first is the one symmetry breaking pins)."""
+        return [p for p in range(1, self.n + 1) if self.kind(p) == "corner"]
+
     def cells(self) -> list[Cell]:
         return list(sq.cells(self.width, self.height))
 

@@ -49,15 +49,17 @@ def eligible(inst: EdgeInstance, fixed: bool, hinted: bool, symmetry: bool) -> b
 
 
 def choose(inst: EdgeInstance, make: MakeTables, seed: int, time_left: float | None,
-           stop: threading.Event) -> tuple[RowscanTables, dict] | None:
+           stop: threading.Event,
+           first: RowscanTables | None = None) -> tuple[RowscanTables, dict] | None:
     """The tables of the smallest estimated tree and what the choice saw (the order and anchor
     taken, its estimate, every tree's, the probes and CPU s); None when stopped first or the
-    time left is too short for the probes."""
+    time left is too short for the probes. `first`: the rows' tables with the first corner
+    piece, when already built."""
     from . import treesize  # imports the search module: kept out of its import
 
     cpu = time.thread_time()
-    corners = [p for p in range(1, inst.n + 1) if inst.kind(p) == "corner"]
-    first = make("rows", corners[0])
+    corners = inst.corner_pieces()
+    first = make("rows", corners[0]) if first is None else first
     treesize.estimate(first, QUICK, seed)
     per_probe = (time.thread_time() - cpu) / QUICK
     probes = PROBES
@@ -112,7 +114,7 @@ class Chooser:
         if self._stop.wait(DELAY):
             return
         inst, make, seed, time_left = self._args
-        chosen = choose(inst, make, seed, time_left(), self._stop)
+        chosen = choose(inst, make, seed, time_left(), self._stop, self.tables)
         if chosen is not None:
             self.tables, seen = chosen
             self.seen = {**seen, "orient_at_seconds": round(time.monotonic() - self._t0, 3)}

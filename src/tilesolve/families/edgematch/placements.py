@@ -113,6 +113,6 @@ class PlacementTable:
         inst = self.inst
         if inst.fixed:
             return None
-        first = next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+        first = inst.corner_pieces()[0]
         corners = [(0, 0)] if inst.width == inst.height else [(0, 0), (0, inst.width - 1)]
         return [pl for pl in self.by_piece[first] if pl[0] in corners]

@@ -208,8 +208,7 @@ class RowscanTables:
         the hint's top-left piece when it is a corner, so the hinted board stays in the tree,
         else the first."""
         at = chosen or hint.get((0, 0), (0, 0))[0]
-        first = at if at and inst.kind(at) == "corner" else \
-            next(p for p in range(1, inst.n + 1) if inst.kind(p) == "corner")
+        first = at if at and inst.kind(at) == "corner" else inst.corner_pieces()[0]
         w, h = inst.width, inst.height
         return first, ({(0, 0)} if w == h else {(0, 0), (0, w - 1)})
 
@@ -428,7 +427,7 @@ def solve(inst: EdgeInstance, opts: SolveOptions) -> Outcome:
     def make(order: str, anchor: int | None) -> RowscanTables:
         return RowscanTables(inst, symmetry, opts.hint, opts.fix, _lookahead(opts), order, anchor)
 
-    from .orient import Chooser, eligible
+    from .orient import Chooser, eligible  # orient builds this module's tables: no cycle
 
     if orient != "auto" or kind is not CSearcher or not eligible(
             inst, bool(inst.fixed or opts.fix), bool(opts.hint), symmetry):
