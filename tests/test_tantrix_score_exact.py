@@ -133,3 +133,94 @@ def test_a_limit_spent_before_the_solve_is_not_restarted_when_highs_is_chosen(tm
     opts.started -= 10  # the limit ran out before the backend began
     with pytest.raises(OutOfTime):
         backend.solve(inst, opts)
+
+
+# --- the Loop puzzle's outline clauses and --floor (cnf_score._outline) ----------------------
+FOUR_LOOPS = "goal loop red\ngoal loop yellow\ngoal loop blue\ngoal loop green\n"
+
+
+def _loops(tiles: str, cells) -> str:
+    return f"tantrix\ntiles {tiles}\n{FOUR_LOOPS}shape board\n" + "".join(
+        f"cell {q} {r}\n" for q, r in cells)
+
+
+def _best_by_enumeration(inst) -> int:
+    """The best score over every placement of the tiles on the board's cells (golden rule)."""
+    from tilesolve.core import hexgrid as hx
+    from tilesolve.families.tantrix import catalogue as cat
+    cells, best = inst.cells(), -1
+
+    def place(i: int, board: dict, left: set) -> None:
+        nonlocal best
+        if i == len(cells):
+            best = max(best, verify(inst, board, "longest").score)
+            return
+        c = cells[i]
+        for t in sorted(left):
+            for rot in range(6):
+                e = cat.edges(t, rot)
+                if all(cat.edges(*board[nb])[hx.opposite(d)] == e[d]
+                       for d, nb in enumerate(hx.neighbours(c)) if nb in board):
+                    place(i + 1, {**board, c: (t, rot)}, left - {t})
+
+    place(0, {}, set(inst.tiles))
+    return best
+
+
+@pytest.mark.parametrize("tiles, cells", [
+    ("1-3", list(TRIO)),  # the yellow loop of three: the bound of its shape, every cell perfect
+    ("3 17 27 33 49", [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]),
+    ("2 9 20 36 41", [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]),
+])
+def test_the_outline_clauses_keep_the_best_board_and_the_floor_proves_none_above(
+        tmp_path, tiles, cells):
+    inst = _instance(tmp_path, _loops(tiles, cells))
+    best = _best_by_enumeration(inst)
+    compiled = ScoreCnf(inst)
+    assert compiled.imperfect is not None  # every colour a loop goal: the clauses are stated
+    out = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60, params={}))
+    assert out.status == Status.SOLVED and round(out.objective) == best
+    at = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60,
+                                      params={"floor": max(best, 1)}))
+    assert at.status == (Status.SOLVED if best else Status.INFEASIBLE)
+    above = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60,
+                                         params={"floor": best + 1}))
+    assert above.status == Status.INFEASIBLE and above.stats["floor"] == best + 1
+
+
+def test_the_trio_reaches_its_bound_only_with_every_cell_perfect(tmp_path):
+    inst = _instance(tmp_path, _loops("1-3", list(TRIO)))
+    compiled = ScoreCnf(inst)
+    assert compiled.bound == 3
+    solver = Solver(name="g4", bootstrap_with=compiled.formula())
+    for clause in compiled.floor_clauses(3):  # no cell may lose an arc beyond its outline's
+        solver.add_clause(clause)
+    perfect = [compiled.vpool.obj2id["perfect", c] for c in TRIO]
+    assert solver.solve()
+    assert not solver.solve(assumptions=[-perfect[0]])
+    assert compiled.floor_clauses(4) and not Solver(
+        name="g4", bootstrap_with=compiled.formula() + compiled.floor_clauses(4)).solve()
+
+
+def test_no_loop_board_of_136_fits_the_compact_board(tmp_path):
+    """The Loop's 136 on the compact board every fixed-shape backend fills: its outline cuts 31
+    arcs (at most 137), CP-SAT's bound after 1,200 s is 130; with the outline's clauses SAT
+    refutes 136 in seconds (one solve, no lazy round)."""
+    from tilesolve.families.tantrix import region
+    inst = _instance(tmp_path, _loops("1-56", region.compact_cells(56)))
+    out = cnf.solve(inst, SolveOptions(objective="longest", time_limit=300,
+                                       params={"floor": 136, "solver": "g4"}))
+    assert out.status == Status.INFEASIBLE and out.stats["rounds"] == 1
+
+
+def test_floor_is_refused_where_it_proves_nothing(tmp_path):
+    free = tmp_path / "free.txt"  # SAT fills one chosen board of a free shape: no proof there
+    free.write_text("tantrix\ntiles 1-56\n" + FOUR_LOOPS + "shape free\n")
+    done = run_cli("solve", free, "--objective", "longest", "-b", "sat", "--floor", "136",
+                   "--json")
+    assert done.returncode == 2 and "shape is free" in json.loads(done.stdout)["error"]
+    trio = tmp_path / "trio.txt"  # no objective to bound
+    trio.write_text("tantrix\ntiles 1-3\ngoal loop yellow\nshape board\n" + "".join(
+        f"cell {q} {r}\n" for q, r in TRIO))
+    done = run_cli("solve", trio, "-b", "sat", "--floor", "3", "--json")
+    assert done.returncode == 2 and "--floor" in json.loads(done.stdout)["error"]

@@ -14,12 +14,25 @@ CSV (loss, cells) and the `--write` lowest as fixed-board instances of `--instan
 (`shape board`), for `tilesolve solve SHAPE --objective longest -b cpsat`. The list holds the
 shapes the moves reach, which the tests compare with every shape of a few cells; for 56 cells it
 is not a proof that no other shape exists. Cells are axial (q, r) as in the instance files.
+
+`--floor N --screen OUT.csv` then asks, for each listed shape, whether a Loop board scoring N or
+more fits it: `tilesolve.solve(..., "sat", objective="longest", floor=N)` on the shape as a fixed
+board (the Loop's outline clauses make most refutations one solve of a second or two); a row
+per shape (index in the list, loss, status: infeasible, feasible with the board's score, or
+timeout at `--limit` seconds), appended as it ends, so a stopped screen resumes; boards found go
+to OUT.csv.boardN.json. `--part I/N` takes every N-th shape from the I-th (one process a core):
+
+    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 --csv out/outline32.csv \\
+        --floor 136 --screen lab/results/tantrix_56/shapes/screen136_p0.csv --part 0/2
+
+(with `--csv` of a listing made before, the screen reads it instead of listing again).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import time
 from collections import Counter, deque
 from pathlib import Path
@@ -99,6 +112,37 @@ def shapes_within(n: int, loss_max: int) -> list[tuple[int, tuple]]:
     return sorted((loss(c), tuple(sorted(c))) for c in seen.values() if loss(c) <= loss_max)
 
 
+def screen(found: list, floor: int, out: Path, limit: float, part: str) -> None:
+    """Whether a Loop board of `floor` or more fits each shape (see the module's text)."""
+    import tilesolve
+
+    first, step = map(int, part.split("/"))
+    done = set()
+    if out.exists():
+        with out.open() as f:
+            done = {int(row["index"]) for row in csv.DictReader(f)}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    goals = [f"loop {k}" for k in ("red", "yellow", "blue", "green")]
+    with out.open("a", newline="") as f:
+        w = csv.writer(f)
+        if not done:
+            w.writerow(["index", "loss", "floor", "status", "score", "rounds", "cuts", "seconds"])
+        for i, (lost, cells) in enumerate(found):
+            if i % step != first or i in done:
+                continue
+            puzzle = tilesolve.tantrix("1-56", goals, cells=key(cells))
+            t0 = time.perf_counter()
+            res = puzzle.solve("sat", objective="longest", floor=floor, solver="g4",
+                               time_limit=limit)
+            w.writerow([i, lost, floor, res.status.value, res.objective, res.stats.get("rounds"),
+                        res.stats.get("cuts"), f"{time.perf_counter() - t0:.2f}"])
+            f.flush()
+            if res.solution is not None:
+                board = [[q, r, t, rot] for (q, r), (t, rot) in sorted(res.solution.items())]
+                Path(f"{out}.board{i}.json").write_text(json.dumps(board) + "\n")
+                print(f"shape {i}: a board of {res.objective}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cells", type=int, default=56)
@@ -107,12 +151,22 @@ def main() -> None:
     ap.add_argument("--write", type=int, default=0, help="instances of the N lowest shapes")
     ap.add_argument("--instance", type=Path, help="the free-shape puzzle the instances fix")
     ap.add_argument("--out", type=Path, default=Path("out/shapes"))
+    ap.add_argument("--floor", type=int, help="screen each shape for a Loop board of N or more")
+    ap.add_argument("--screen", type=Path, help="the screen's CSV (resumed when it exists)")
+    ap.add_argument("--limit", type=float, default=60.0, help="seconds per shape (screen)")
+    ap.add_argument("--part", default="0/1", help="I/N: every N-th shape from the I-th")
     args = ap.parse_args()
     t0 = time.process_time()
-    found = shapes_within(args.cells, args.loss_max)
+    if args.floor is not None and args.csv and args.csv.exists():  # screen a listing made before
+        with args.csv.open() as f:
+            found = [(int(row["loss"]), tuple(tuple(map(int, c.split(",")))
+                                              for c in row["cells"].split()))
+                     for row in csv.DictReader(f)]
+    else:
+        found = shapes_within(args.cells, args.loss_max)
     print(f"{len(found)} shapes, by arcs lost: {dict(sorted(Counter(l for l, _ in found).items()))}"
           f" ({time.process_time() - t0:.0f} CPU s)")
-    if args.csv:
+    if args.csv and not args.csv.exists():
         args.csv.parent.mkdir(parents=True, exist_ok=True)
         with args.csv.open("w", newline="") as f:
             w = csv.writer(f)
@@ -125,6 +179,8 @@ def main() -> None:
         for i, (lost, cells) in enumerate(found[:args.write]):
             text = head + "".join(f"cell {q} {r}\n" for q, r in key(cells))
             (args.out / f"{args.instance.stem}_outline{lost}_{i:02d}.txt").write_text(text)
+    if args.floor is not None:
+        screen(found, args.floor, args.screen or Path("out/screen.csv"), args.limit, args.part)
 
 
 if __name__ == "__main__":

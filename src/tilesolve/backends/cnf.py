@@ -47,7 +47,7 @@ from pysat.solvers import Solver, SolverNames
 
 from ..core.errors import InputError
 from ..core.interrupt import SignalStop
-from ..core.options import Option, Options
+from ..core.options import Option, Options, positive_int
 from ..core.result import Outcome, Solution, SolveOptions, Status
 from . import counting, native
 from .compiled import CompiledModel
@@ -75,9 +75,17 @@ class CnfModel(CompiledModel):
         """The clauses as a list (the CNF object's list, or `clauses` itself)."""
         return getattr(self.clauses, "clauses", self.clauses)
 
+    def floor_clauses(self, floor: int) -> list[list[int]]:
+        """Clauses a maximised model may add once its objective must reach `floor` (implied
+        by that floor, stated for the solver's sake); none by default."""
+        return []
+
 
 OPTIONS = Options(Option("solver", str, None, f"the SAT solver, a PySAT name or alias "
-                         f"(default: {DEFAULT_SOLVER})"))
+                         f"(default: {DEFAULT_SOLVER})"),
+                  Option("floor", positive_int, None, "with an objective: look only for answers "
+                         "scoring at least N; when there is none, the answer is infeasible: "
+                         "proven that nothing scores N or more"))
 
 
 def canonical_solver(name: str) -> str:
@@ -237,6 +245,8 @@ def run(compiled: CnfModel, opts: SolveOptions) -> Outcome:
     """Satisfy (with lazy clauses), or maximise when the compiled model has an objective."""
     if compiled.objective and list(compiled.objective_lits):
         return maximise(compiled, opts)
+    if opts.params.get("floor") is not None:
+        raise InputError("--floor bounds an objective from below; this run has none")
     session = Session(compiled, opts)
     try:
         res, sol, _ = session.next_model()
@@ -273,18 +283,41 @@ def count(compiled: CnfModel, opts: SolveOptions) -> Outcome:
     return counting.tally(found, complete, stats, opts)
 
 
+def totalizer(pool: IDPool, lits: list[int], ubound: int) -> ITotalizer:
+    """An incremental totalizer (pysat.card) whose auxiliary variables the pool hands out to
+    nobody else. Its ids follow the pool's top, and the top moves past them: `occupy` would
+    leave the top where it was, and the next totalizer built from it would reuse them."""
+    tot = ITotalizer(lits=lits, ubound=ubound, top_id=pool.top)
+    pool.top = tot.top_id
+    return tot
+
+
+def _raise_floor(session: Session, compiled: CnfModel, tot: ITotalizer, n: int,
+                 floor: int) -> None:
+    """From now on the objective must reach `floor`: at most n - floor literals false, and
+    the model's own clauses for that floor."""
+    clauses = [[-tot.rhs[n - floor]]] if 0 < floor <= n else []
+    for clause in clauses + compiled.floor_clauses(floor):
+        session.solver.add_clause(clause)
+
+
 def maximise(compiled: CnfModel, opts: SolveOptions) -> Outcome:
     """Anytime maximisation of the number of true `objective_lits` (linear search from below)."""
     lits = list(compiled.objective_lits)
     pool: IDPool = compiled.vpool
     # totalizer over the FALSE objective literals: rhs[k] is true iff at least k+1 are false
-    tot = ITotalizer(lits=[-lit for lit in lits], ubound=len(lits), top_id=pool.top)
-    pool.occupy(pool.top + 1, tot.top_id)
+    tot = totalizer(pool, [-lit for lit in lits], len(lits))
     session = Session(compiled, opts)
     session.solver.append_formula(tot.cnf.clauses)
     best: Solution | None = None
     score = -1
+    floor = opts.params.get("floor")
     try:
+        if floor is not None:
+            session.stats["floor"] = floor
+            if floor > len(lits):  # more than every objective literal
+                return session.outcome(Status.INFEASIBLE)
+            _raise_floor(session, compiled, tot, len(lits), floor)
         while True:
             res, sol, value = session.next_model()
             if res is None:
@@ -303,8 +336,7 @@ def maximise(compiled: CnfModel, opts: SolveOptions) -> Outcome:
             if score == len(lits):
                 return session.outcome(Status.SOLVED, best, score, score)
             model = session.solver.get_model()
-            # the next model must leave at most len - score - 1 literals false
-            session.solver.add_clause([-tot.rhs[len(lits) - score - 1]])
+            _raise_floor(session, compiled, tot, len(lits), score + 1)
             _set_phases(session.solver, model)  # search near the best board first
     finally:
         tot.delete()

@@ -16,16 +16,24 @@ of a valid board is lost, and the picked cells can be each goal's longest piece.
 then SOLVED on a board the instance fixes and FEASIBLE for a free shape (other shapes may
 score more). A stopped run returns the best accepted board, or the last rejected one (a valid
 placement all the same), scored by the checker.
+
+On the Loop puzzle (a loop goal in every colour) the outline's clauses (`_outline`) tell the
+solver which cells may lose arcs once the score must come near the board's bound, and
+`--floor N` (the SAT runner's) starts the bound at N: on a fixed board, a run that finds
+nothing at N proves that no board there scores N or more (status infeasible).
 """
 
 from __future__ import annotations
 
-from pysat.card import EncType
+from pysat.card import EncType, ITotalizer
 
 from ...backends import cnf as runner
+from ...core import hexgrid as hx
+from ...core.errors import InputError
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
+from .check import shape_bound
 from .cnf import TantrixCnf
 from .instance import TantrixInstance
 from .score_pick import Pick, apart, on_board, picks, score_layout
@@ -43,10 +51,68 @@ class ScoreCnf(TantrixCnf):
         lay = score_layout(inst, "SAT")
         super().__init__(lay, short_loops=False)  # a full board: no goal loops to keep long
         self.on: dict[str, dict] = {}
-        for i, p in enumerate(picks(inst, lay)):
+        goals = picks(inst, lay)
+        for i, p in enumerate(goals):
             self.on[p.colour] = self._piece(i, p)
         self.objective_lits = [v for on in self.on.values() for v in on.values()]
         self.picked: dict[str, set] = {}
+        self.bound = shape_bound(inst, lay.cells)
+        self.imperfect: ITotalizer | None = None
+        if lay.all_filled and all(not p.line for p in goals) and \
+                {g.colour for g in inst.goals} == set(cat.COLOURS):
+            self._outline()
+
+    def _outline(self) -> None:
+        """Clauses the outline implies once the score must come near the shape's bound.
+
+        Every arc counts on the Loop puzzle (a loop goal in each colour), so a board scores
+        the bound exactly when each cell loses only the ceil(b / 2) arcs its b open edges cut
+        (`check.shape_bound`) and every other arc lies on its colour's picked loop: the cell
+        is *perfect*. A board scoring the bound minus s has at most s cells that are not.
+        Where two perfect cells touch, an arc that ends on the outline at one side of their
+        edge meets one that ends on the outline at the other: the edge's colour runs from the
+        outline to the outline through the two cells and is lost in both. The solver sees
+        that at once; from the score's count alone it does not: on the Loop's shape that
+        cuts 29 arcs, "136 or more" was refuted in 0.6 s with these clauses (Glucose 4) and
+        in 162 s without them (CaDiCaL; 0.8 s with them)."""
+        lay, pool, cnf, x = self.layout, self.vpool, self.clauses, self.x
+        perfect = {c: pool.id(("perfect", c)) for c in lay.cells}
+        ends: dict[tuple, int] = {}  # (cell, d): the arc at edge d ends on the outline
+        for c, pls in self.table.at.items():
+            outline = {d for d in range(6) if not lay.inside(hx.neighbour(c, d))}
+            for d in range(6):
+                if d not in outline:
+                    ends[c, d] = pool.id(("ends", c, d))
+            for pl in pls:
+                v, (_c, t, rot) = x[pl], pl
+                arcs = [(k, cat.arc(t, rot, k)) for k in cat.colours(t)]
+                cut = [(k, arc) for k, arc in arcs if outline & set(arc)]
+                # a perfect cell loses no arc beyond the ceil(b / 2) its open edges cut
+                if len(cut) > (len(outline) + 1) // 2:
+                    cnf.append([-v, -perfect[c]])
+                for k, arc in arcs:  # and keeps every other arc on its colour's loop
+                    if (k, arc) not in cut:
+                        cnf.append([-v, -perfect[c], self.on[k][c]])
+                inward = {d for _k, arc in cut for d in arc} - outline
+                for d in range(6):
+                    if d not in outline:
+                        cnf.append([-v, ends[c, d] if d in inward else -ends[c, d]])
+        # two perfect cells: an arc ending on the outline meets one across their edge
+        for a, d, b in lay.pairs:
+            for one, other in (((a, d), (b, hx.opposite(d))), ((b, hx.opposite(d)), (a, d))):
+                cnf.append([-perfect[a], -perfect[b], -ends[one], ends[other]])
+        # at most s cells not perfect once the score must reach the bound minus s
+        self.imperfect = runner.totalizer(pool, [-v for v in perfect.values()], len(perfect))
+        cnf.extend(self.imperfect.cnf.clauses)
+
+    def floor_clauses(self, floor: int) -> list[list[int]]:
+        slack = self.bound - floor
+        if self.imperfect is None or slack >= len(self.imperfect.rhs):
+            return []
+        if slack < 0:  # above the bound: no board
+            never = self.vpool.id(("above the bound",))
+            return [[never], [-never]]
+        return [[-self.imperfect.rhs[slack]]]
 
     def _piece(self, i: int, p: Pick) -> dict:
         pool, cnf, k = self.vpool, self.clauses, p.colour
@@ -88,6 +154,10 @@ class ScoreCnf(TantrixCnf):
 
 
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
+    if opts.params.get("floor") is not None and inst.shape == "free":
+        # the model fills one chosen board: "nothing scores N there" is no proof for the puzzle
+        raise InputError("sat --floor proves a bound on a fixed board; this puzzle's shape is "
+                         "free (give its cells with 'shape board')")
     compiled = built(opts, lambda: ScoreCnf(inst))
     out = runner.run(compiled, opts)
     return on_board(out, inst, compiled.layout)
