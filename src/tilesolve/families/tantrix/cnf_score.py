@@ -73,8 +73,8 @@ class ScoreCnf(TantrixCnf):
         edge meets one that ends on the outline at the other: the edge's colour runs from the
         outline to the outline through the two cells and is lost in both. The solver sees
         that at once; from the score's count alone it does not: on the Loop's shape that
-        cuts 29 arcs, "136 or more" was refuted in 0.6 s with these clauses (Glucose 4) and
-        in 162 s without them (CaDiCaL; 0.8 s with them)."""
+        cuts 29 arcs, "136 or more" was refuted in one solve with these clauses (Glucose 4:
+        5,550 conflicts, 3.3 s with the start) and in 162 s without them (CaDiCaL)."""
         lay, pool, cnf, x = self.layout, self.vpool, self.clauses, self.x
         perfect = {c: pool.id(("perfect", c)) for c in lay.cells}
         ends: dict[tuple, int] = {}  # (cell, d): the arc at edge d ends on the outline
