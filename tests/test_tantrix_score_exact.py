@@ -9,8 +9,10 @@ import pytest
 from conftest import run_cli
 from pysat.solvers import Solver
 
+from tilesolve.core import hexgrid as hx
 from tilesolve.core.result import SolveOptions, Status
-from tilesolve.families.tantrix import cnf, cpsat, milp
+from tilesolve.families.tantrix import catalogue as cat
+from tilesolve.families.tantrix import cnf, cpsat, milp, region
 from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.cnf_score import ScoreCnf
 from tilesolve.families.tantrix.milp_score import ScoreMilp
@@ -139,15 +141,17 @@ def test_a_limit_spent_before_the_solve_is_not_restarted_when_highs_is_chosen(tm
 FOUR_LOOPS = "goal loop red\ngoal loop yellow\ngoal loop blue\ngoal loop green\n"
 
 
-def _loops(tiles: str, cells) -> str:
-    return f"tantrix\ntiles {tiles}\n{FOUR_LOOPS}shape board\n" + "".join(
+def _board(tiles: str, goals: str, cells) -> str:
+    return f"tantrix\ntiles {tiles}\n{goals}shape board\n" + "".join(
         f"cell {q} {r}\n" for q, r in cells)
+
+
+def _loops(tiles: str, cells) -> str:
+    return _board(tiles, FOUR_LOOPS, cells)
 
 
 def _best_by_enumeration(inst) -> int:
     """The best score over every placement of the tiles on the board's cells (golden rule)."""
-    from tilesolve.core import hexgrid as hx
-    from tilesolve.families.tantrix import catalogue as cat
     cells, best = inst.cells(), -1
 
     def place(i: int, board: dict, left: set) -> None:
@@ -206,7 +210,6 @@ def test_no_loop_board_of_136_fits_the_compact_board(tmp_path):
     """The Loop's 136 on the compact board every fixed-shape backend fills: its outline cuts 31
     arcs (at most 137), CP-SAT's bound after 1,200 s is 130; with the outline's clauses SAT
     refutes 136 in seconds (one solve, no lazy round)."""
-    from tilesolve.families.tantrix import region
     inst = _instance(tmp_path, _loops("1-56", region.compact_cells(56)))
     out = cnf.solve(inst, SolveOptions(objective="longest", time_limit=300,
                                        params={"floor": 136, "solver": "g4"}))
@@ -220,7 +223,6 @@ def test_floor_is_refused_where_it_proves_nothing(tmp_path):
                    "--json")
     assert done.returncode == 2 and "shape is free" in json.loads(done.stdout)["error"]
     trio = tmp_path / "trio.txt"  # no objective to bound
-    trio.write_text("tantrix\ntiles 1-3\ngoal loop yellow\nshape board\n" + "".join(
-        f"cell {q} {r}\n" for q, r in TRIO))
+    trio.write_text(_board("1-3", "goal loop yellow\n", TRIO))
     done = run_cli("solve", trio, "-b", "sat", "--floor", "3", "--json")
     assert done.returncode == 2 and "--floor" in json.loads(done.stdout)["error"]
