@@ -4,6 +4,7 @@ proves on a small fixed board, the lazy step that cuts a pick lying on two piece
 from __future__ import annotations
 
 import json
+from itertools import permutations
 
 import pytest
 from conftest import run_cli
@@ -17,6 +18,7 @@ from tilesolve.families.tantrix.check import verify
 from tilesolve.families.tantrix.cnf_score import ScoreCnf
 from tilesolve.families.tantrix.milp_score import ScoreMilp
 from tilesolve.families.tantrix.parse import read_instance
+from tilesolve.families.tantrix.score_pick import colour_free, first_colouring
 
 # five cells: the hexagon's centre and four of its ring, one tile per cell
 FIVE = "tantrix\ntiles 1-5\ngoal loop yellow\ngoal line red\nshape board\n" + "".join(
@@ -226,3 +228,45 @@ def test_floor_is_refused_where_it_proves_nothing(tmp_path):
     trio.write_text(_board("1-3", "goal loop yellow\n", TRIO))
     done = run_cli("solve", trio, "-b", "sat", "--floor", "3", "--json")
     assert done.returncode == 2 and "--floor" in json.loads(done.stdout)["error"]
+
+
+# --- one recolouring of each board (cnf_score._one_colouring) ---------------------------------
+# the eight tiles of three corners, two in each set of three colours: every recolouring of one
+# is one of them, so the four loop goals on them are colour-free
+CORNERS = "3 14 21 23 25 28 43 45"
+EIGHT = [(0, 0), *hx.neighbours((0, 0)), (2, -1)]
+
+
+def test_each_placement_has_one_recolouring_of_its_24_the_model_keeps():
+    perms = list(permutations(cat.COLOURS))
+    for perm in perms:  # every recolouring maps the 56 tiles onto themselves
+        mapping = tuple(zip(cat.COLOURS, perm, strict=True))
+        assert sorted(cat.recoloured(t, mapping) for t in cat.TILES) == list(cat.TILES)
+    for t in cat.TILES:
+        for rot in range(6):
+            kept = []
+            for perm in perms:
+                paint = dict(zip(cat.COLOURS, perm, strict=True))
+                shown = tuple(paint[c] for c in cat.edges(t, rot))
+                u = cat.recoloured(t, tuple(paint.items()))
+                turn = next(r for r in range(6) if cat.edges(u, r) == shown)
+                kept += [perm] if first_colouring(u, turn) else []
+            assert len(kept) == 1, (t, rot, kept)
+
+
+def test_one_recolouring_keeps_the_optimum_of_a_colour_free_board(tmp_path):
+    inst = _instance(tmp_path, _loops(CORNERS, EIGHT))
+    assert colour_free(inst) and not colour_free(_instance(tmp_path, _loops("1-5", EIGHT[:5])))
+    best = _best_by_enumeration(inst)
+    outs = {}
+    for recolour in ("one", "all"):
+        outs[recolour] = out = cnf.solve(inst, SolveOptions(
+            objective="longest", time_limit=60, params={"recolour": recolour}))
+        assert out.status == Status.SOLVED and round(out.objective) == best
+        assert verify(inst, out.solution, "longest").score == best
+        above = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60,
+                                             params={"recolour": recolour, "floor": best + 1}))
+        assert above.status == Status.INFEASIBLE
+    assert "recolourings" in outs["one"].stats and "recolourings" not in outs["all"].stats
+    t, rot = outs["one"].solution[min(EIGHT)]
+    assert first_colouring(t, rot)  # the chosen cell shows the kept colouring

@@ -99,6 +99,19 @@ def arc(tile: int, rot: int, colour: str) -> tuple[int, int] | None:
     return (ends[0], ends[1]) if ends else None
 
 
+@cache
+def recoloured(tile: int, mapping: tuple[tuple[str, str], ...]) -> int:
+    """The tile whose lines are those of `tile` with each colour c painted mapping[c] (pairs
+    of colour names). The 56 tiles hold every pattern of lines in each of the four sets of
+    three colours, so every recolouring of a tile is a tile."""
+    paint = dict(mapping)
+    want = tuple(paint.get(c, c) for c in edges(tile))
+    for t in TILES:
+        if any(edges(t, rot) == want for rot in range(6)):
+            return t
+    raise ValueError(f"no tile shows tile {tile} recoloured by {dict(mapping)}")
+
+
 def arc_kind(tile: int, colour: str) -> str | None:
     """'corner' (adjacent edges), 'bend' (two apart) or 'straight' (opposite), or None."""
     ends = arc(tile, 0, colour)

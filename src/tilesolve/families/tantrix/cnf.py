@@ -28,7 +28,7 @@ from ...backends import cnf as runner
 from ...core import hexgrid as hx
 from ...core.errors import InputError
 from ...core.limits import built
-from ...core.options import Options
+from ...core.options import Option, Options
 from ...core.registry import Backend
 from ...core.result import Outcome, Solution, SolveOptions
 from .instance import TantrixInstance
@@ -43,7 +43,10 @@ from .lazy import (
 )
 from .region import RADIUS, SHORT_LOOPS, Layout, choice_option, export_layout, solve_on_layouts
 
-OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS)
+RECOLOUR = Option("recolour", str, "one", "--objective longest on a puzzle whose four colours are "
+                  "interchangeable (the Loop, the Curve): 'one' keeps one recolouring of each "
+                  "board's 24, 'all' every one", ("one", "all"))
+OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS, RECOLOUR)
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cnf_score`
 
 

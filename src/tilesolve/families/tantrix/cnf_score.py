@@ -34,9 +34,9 @@ from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
 from .check import shape_bound
-from .cnf import TantrixCnf
+from .cnf import OPTIONS, TantrixCnf
 from .instance import TantrixInstance
-from .score_pick import Pick, apart, on_board, picks, score_layout
+from .score_pick import Pick, apart, colour_free, first_colouring, on_board, picks, score_layout
 
 
 class ScoreCnf(TantrixCnf):
@@ -47,7 +47,7 @@ class ScoreCnf(TantrixCnf):
     # 12 CPU s to build, with the totalizer)
     once = EncType.seqcounter
 
-    def __init__(self, inst: TantrixInstance):
+    def __init__(self, inst: TantrixInstance, recolour: bool = False):
         lay = score_layout(inst, "SAT")
         super().__init__(lay, short_loops=False)  # a full board: no goal loops to keep long
         self.on: dict[str, dict] = {}
@@ -61,6 +61,17 @@ class ScoreCnf(TantrixCnf):
         if lay.all_filled and all(not p.line for p in goals) and \
                 {g.colour for g in inst.goals} == set(cat.COLOURS):
             self._outline()
+        self.recoloured = recolour and colour_free(inst)
+        if self.recoloured:
+            self._one_colouring(min(lay.cells))
+
+    def _one_colouring(self, cell) -> None:
+        """Of the 24 recolourings of each board (`score_pick.colour_free`: they score alike),
+        only the one whose tile at `cell` misses red, shows yellow at edge 0 and blue next
+        (`first_colouring`): 14 of the cell's 336 placements stay."""
+        for pl in self.table.at[cell]:
+            if not first_colouring(pl[1], pl[2]):
+                self.clauses.append([-self.x[pl]])
 
     def _outline(self) -> None:
         """Clauses the outline implies once the score must come near the shape's bound.
@@ -158,6 +169,10 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         # the model fills one chosen board: "nothing scores N there" is no proof for the puzzle
         raise InputError("sat --floor proves a bound on a fixed board; this puzzle's shape is "
                          "free (give its cells with 'shape board')")
-    compiled = built(opts, lambda: ScoreCnf(inst))
+    # a board imposed or suggested may be any of its recolourings: keep them all then
+    recolour = OPTIONS.value(opts.params, "recolour") == "one" and not opts.fix and not opts.hint
+    compiled = built(opts, lambda: ScoreCnf(inst, recolour))
     out = runner.run(compiled, opts)
+    if compiled.recoloured:
+        out.stats["recolourings"] = "one of 24 (the colours are interchangeable)"
     return on_board(out, inst, compiled.layout)

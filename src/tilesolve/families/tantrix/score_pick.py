@@ -19,6 +19,7 @@ is at least the objective (the longest piece is at least the picked one).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import permutations
 
 from ...core import hexgrid as hx
 from ...core.errors import InputError
@@ -104,3 +105,26 @@ def apart(lay: Layout, sol: Solution, picked: dict[str, set[Hex]]) -> list[Apart
                       if lay.inside(hx.neighbour(c, d)) and hx.neighbour(c, d) not in inside]
             out.append(Apart(k, piece, other, border))
     return out
+
+
+def colour_free(inst: TantrixInstance) -> bool:
+    """Whether painting every colour of a board another (any of the 24 permutations of the
+    four) gives a board of the same score: a goal of one kind in each colour, and tiles that
+    every permutation maps onto themselves (the 56-tile set: each set of three colours holds
+    all 14 patterns)."""
+    kinds = {g.colour: g.kind for g in inst.goals}
+    if set(kinds) != set(cat.COLOURS) or len(inst.goals) != 4 or len(set(kinds.values())) != 1:
+        return False
+    counts = inst.counts()
+    return all(counts[cat.recoloured(t, tuple(zip(cat.COLOURS, perm, strict=True)))] == n
+               for perm in permutations(cat.COLOURS) for t, n in counts.items())
+
+
+def first_colouring(tile: int, rot: int) -> bool:
+    """Whether the turned tile is the one of its 24 recolourings that misses red, shows
+    yellow at edge 0 and blue at the first edge off the yellow line. Exactly one is, so a
+    colour-free puzzle (`colour_free`) keeps a board of every score when one cell is limited
+    to these placements: some recolouring of any board puts one there."""
+    shown = cat.edges(tile, rot)
+    after = next(c for c in shown if c != shown[0])
+    return "red" not in shown and shown[0] == "yellow" and after == "blue"
