@@ -141,6 +141,7 @@ def test_a_limit_spent_before_the_solve_is_not_restarted_when_highs_is_chosen(tm
 
 # --- the Loop puzzle's outline clauses and --floor (cnf_score._outline) ----------------------
 FOUR_LOOPS = "goal loop red\ngoal loop yellow\ngoal loop blue\ngoal loop green\n"
+FOUR_LINES = FOUR_LOOPS.replace("loop", "line")  # the Curve puzzle's goals
 
 
 def _board(tiles: str, goals: str, cells) -> str:
@@ -173,17 +174,24 @@ def _best_by_enumeration(inst) -> int:
     return best
 
 
-@pytest.mark.parametrize("tiles, cells", [
-    ("1-3", list(TRIO)),  # the yellow loop of three: the bound of its shape, every cell perfect
-    ("3 17 27 33 49", [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]),
-    ("2 9 20 36 41", [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]),
+FIVE_CELLS = [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]
+
+
+@pytest.mark.parametrize("tiles, cells, goals", [
+    # the yellow loop of three: the bound of its shape, every cell perfect
+    ("1-3", list(TRIO), FOUR_LOOPS),
+    ("3 17 27 33 49", FIVE_CELLS, FOUR_LOOPS),
+    ("2 9 20 36 41", FIVE_CELLS, FOUR_LOOPS),
+    # the Curve's bound adds the eight ends: below every arc of five tiles (on three it is not)
+    ("3 17 27 33 49", FIVE_CELLS, FOUR_LINES),
+    ("2 9 20 36 41", FIVE_CELLS, FOUR_LINES),
 ])
 def test_the_outline_clauses_keep_the_best_board_and_the_floor_proves_none_above(
-        tmp_path, tiles, cells):
-    inst = _instance(tmp_path, _loops(tiles, cells))
+        tmp_path, tiles, cells, goals):
+    inst = _instance(tmp_path, _board(tiles, goals, cells))
     best = _best_by_enumeration(inst)
     compiled = ScoreCnf(inst)
-    assert compiled.imperfect is not None  # every colour a loop goal: the clauses are stated
+    assert compiled.imperfect is not None  # a goal of one kind in every colour: clauses stated
     out = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60, params={}))
     assert out.status == Status.SOLVED and round(out.objective) == best
     at = cnf.solve(inst, SolveOptions(objective="longest", time_limit=60,

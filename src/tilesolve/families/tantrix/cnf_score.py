@@ -33,7 +33,7 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
-from .check import shape_bound
+from .check import outline_loss, shape_bound
 from .cnf import OPTIONS, TantrixCnf
 from .instance import TantrixInstance
 from .score_pick import Pick, apart, colour_free, first_colouring, on_board, picks, score_layout
@@ -58,9 +58,11 @@ class ScoreCnf(TantrixCnf):
         self.picked: dict[str, set] = {}
         self.bound = shape_bound(inst, lay.cells)
         self.imperfect: ITotalizer | None = None
-        if lay.all_filled and all(not p.line for p in goals) and \
+        lines = {p.line for p in goals}
+        uncapped = 3 * len(lay.cells) - outline_loss(lay.cells) + 2 * sum(p.line for p in goals)
+        if lay.all_filled and len(lines) == 1 and self.bound == uncapped and \
                 {g.colour for g in inst.goals} == set(cat.COLOURS):
-            self._outline()
+            self._outline(loops=not lines.pop())
         self.recoloured = recolour and colour_free(inst)
         if self.recoloured:
             self._one_colouring(min(lay.cells))
@@ -73,7 +75,7 @@ class ScoreCnf(TantrixCnf):
             if not first_colouring(pl[1], pl[2]):
                 self.clauses.append([-self.x[pl]])
 
-    def _outline(self) -> None:
+    def _outline(self, loops: bool) -> None:
         """Clauses the outline implies once the score must come near the shape's bound.
 
         Every arc counts on the Loop puzzle (a loop goal in each colour), so a board scores
@@ -85,7 +87,14 @@ class ScoreCnf(TantrixCnf):
         outline to the outline through the two cells and is lost in both. The solver sees
         that at once; from the score's count alone it does not: on the Loop's shape that
         cuts 29 arcs, "136 or more" was refuted in one solve with these clauses (Glucose 4:
-        5,550 conflicts, 3.3 s with the start) and in 162 s without them (CaDiCaL)."""
+        5,550 conflicts, 3.3 s with the start) and in 162 s without them (CaDiCaL).
+
+        On the Curve puzzle (a line goal in each colour) the bound adds each line's two end
+        arcs, which are arcs the outline cuts: a board at the bound minus s still has at most
+        s cells that lose an arc beyond their outline's or hold an uncut arc off their
+        colour's line (each such cell costs a point, and at most the eight ends give points
+        back, all counted in the bound). An arc ending on the outline may be a line's end
+        there, so the clause across two perfect cells holds for loops only."""
         lay, pool, cnf, x = self.layout, self.vpool, self.clauses, self.x
         perfect = {c: pool.id(("perfect", c)) for c in lay.cells}
         ends: dict[tuple, int] = {}  # (cell, d): the arc at edge d ends on the outline
@@ -109,7 +118,7 @@ class ScoreCnf(TantrixCnf):
                     if d not in outline:
                         cnf.append([-v, ends[c, d] if d in inward else -ends[c, d]])
         # two perfect cells: an arc ending on the outline meets one across their edge
-        for a, d, b in lay.pairs:
+        for a, d, b in lay.pairs if loops else ():
             for one, other in (((a, d), (b, hx.opposite(d))), ((b, hx.opposite(d)), (a, d))):
                 cnf.append([-perfect[a], -perfect[b], -ends[one], ends[other]])
         # at most s cells not perfect once the score must reach the bound minus s
