@@ -105,7 +105,7 @@ class ScoreCnf(TantrixCnf):
                     ends[c, d] = pool.id(("ends", c, d))
             for pl in pls:
                 v, (_c, t, rot) = x[pl], pl
-                arcs = [(k, cat.arc(t, rot, k)) for k in cat.colours(t)]
+                arcs = [(k, cat.arc(t, rot, k)) for k in cat.COLOURS if k in cat.colours(t)]
                 cut = [(k, arc) for k, arc in arcs if outline & set(arc)]
                 # a perfect cell loses no arc beyond the ceil(b / 2) its open edges cut
                 if len(cut) > (len(outline) + 1) // 2:
