@@ -31,6 +31,8 @@ FIVE = "tantrix\ntiles 1-5\ngoal loop yellow\ngoal line red\nshape board\n" + ""
 TRIO = {(0, 0): (3, 0), (1, -1): (2, 2), (1, 0): (1, 4)}
 TRIO_RED = "tantrix\ntiles 1-3\ngoal line red\nshape board\n" + "".join(
     f"cell {q} {r}\n" for q, r in TRIO)
+# the trio's yellow loop and, beside it, a yellow line through tiles 4 and 7
+LOOP_AND_LINE = {**TRIO, (-1, 0): (4, 5), (0, -1): (7, 1)}
 # fourteen tiles, three line goals, free: neither SAT nor HiGHS proved an optimum in 15 s
 LINES14 = "tantrix\ntiles 1-14\ngoal line red\ngoal line yellow\ngoal line blue\nshape free\n"
 
@@ -62,18 +64,24 @@ def test_milp_and_sat_reach_the_same_optimum(tmp_path, backend, params):
     assert round(out.objective) == 7
     rep = verify(inst, out.solution, "longest")
     assert rep.ok and rep.score == 7
-    if params.get("connect") == "lazy" or backend is cnf:
+    if params.get("connect") == "lazy":
         assert out.stats["cuts"] > 0  # the first optimum picked pieces apart, cut lazily
+    if backend is cnf:  # the red line's two ends exclude those picks up front
+        assert out.stats["cuts"] == 0
 
 
 def test_sat_cuts_a_pick_on_two_pieces(tmp_path):
-    inst = _instance(tmp_path, TRIO_RED)
+    """Yellow on the trio's loop and on a line of two tiles next to it: a pick of both has the
+    two ends a line may have, so only the lazy step (one piece) excludes it."""
+    inst = _instance(tmp_path, _board("1 2 3 4 7", "goal line yellow\n", LOOP_AND_LINE))
     model = ScoreCnf(inst)
-    on = model.on["red"]
-    model.picked = {"red": {(0, 0), (1, 0)}}  # two of the three one-tile red lines
-    cuts = model.violated_cuts(TRIO)
+    on = model.on["yellow"]
+    line = [(-1, 0), (0, -1)]
+    model.picked = {"yellow": set(LOOP_AND_LINE)}
+    cuts = model.violated_cuts(LOOP_AND_LINE)
     assert len(cuts) == 2  # one per picked piece
-    fixed = [model.x[c, *tr] for c, tr in TRIO.items()] + [on[(0, 0)], on[(1, 0)]]
+    placed = [model.x[c, *tr] for c, tr in LOOP_AND_LINE.items()]
+    fixed = placed + [on[c] for c in LOOP_AND_LINE]
     for clause in cuts:
         assert not set(clause) & set(fixed)  # the pick falsifies every literal...
         assert all(-lit in fixed or abs(lit) not in fixed for lit in clause)
@@ -82,9 +90,20 @@ def test_sat_cuts_a_pick_on_two_pieces(tmp_path):
         for clause in cuts:
             s.add_clause(clause)
         assert not s.solve(assumptions=fixed)  # ...and the cuts exclude it
-        assert s.solve(assumptions=fixed[:-1])  # one piece alone stays allowed
-    model.picked = {"red": {(0, 0)}}
-    assert model.violated_cuts(TRIO) == []
+        assert s.solve(assumptions=placed + [on[c] for c in line])  # the line alone stays
+    model.picked = {"yellow": set(line)}
+    assert model.violated_cuts(LOOP_AND_LINE) == []
+
+
+def test_a_line_goal_picks_at_most_two_ends_up_front(tmp_path):
+    """Two of the trio's one-tile red lines have four ends: excluded before any solve."""
+    inst = _instance(tmp_path, TRIO_RED)
+    model = ScoreCnf(inst)
+    fixed = [model.x[c, *tr] for c, tr in TRIO.items()]
+    picks = [model.on["red"][c] for c in ((0, 0), (1, 0))]
+    with Solver(name="cadical195", bootstrap_with=model.formula()) as s:
+        assert s.solve(assumptions=fixed + picks[:1])
+        assert not s.solve(assumptions=fixed + picks)
 
 
 def test_milp_cuts_a_pick_on_two_pieces(tmp_path):
