@@ -197,6 +197,7 @@ def _best_by_enumeration(inst) -> int:
 
 
 FIVE_CELLS = [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]
+SEVEN_CELLS = [(0, 0), *hx.neighbours((0, 0))]  # the hexagon of seven
 
 
 @pytest.mark.parametrize("tiles, cells, goals", [
@@ -207,6 +208,10 @@ FIVE_CELLS = [(0, 0), (1, 0), (0, 1), (-1, 1), (1, -1)]
     # the Curve's bound adds the eight ends: below every arc of five tiles (on three it is not)
     ("3 17 27 33 49", FIVE_CELLS, FOUR_LINES),
     ("2 9 20 36 41", FIVE_CELLS, FOUR_LINES),
+    # seven cells: the best lines end where an arc from the outline meets an uncut one
+    # between two perfect cells (stated as none there, these give 15 and 14)
+    ("3 17 27 33 49 2 9", SEVEN_CELLS, FOUR_LINES),
+    ("1-7", SEVEN_CELLS, FOUR_LINES),
 ])
 def test_the_outline_clauses_keep_the_best_board_and_the_floor_proves_none_above(
         tmp_path, tiles, cells, goals):
@@ -264,7 +269,7 @@ def test_floor_is_refused_where_it_proves_nothing(tmp_path):
 # the eight tiles of three corners, two in each set of three colours: every recolouring of one
 # is one of them, so the four loop goals on them are colour-free
 CORNERS = "3 14 21 23 25 28 43 45"
-EIGHT = [(0, 0), *hx.neighbours((0, 0)), (2, -1)]
+EIGHT = [*SEVEN_CELLS, (2, -1)]
 
 
 def test_each_placement_has_one_recolouring_of_its_24_the_model_keeps():

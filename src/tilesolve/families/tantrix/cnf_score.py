@@ -93,8 +93,9 @@ class ScoreCnf(TantrixCnf):
         arcs, which are arcs the outline cuts: a board at the bound minus s still has at most
         s cells that lose an arc beyond their outline's or hold an uncut arc off their
         colour's line (each such cell costs a point, and at most the eight ends give points
-        back, all counted in the bound). An arc ending on the outline may be a line's end
-        there, so the clause across two perfect cells holds for loops only."""
+        back, all counted in the bound). Across two perfect cells, an arc ending on the
+        outline may meet one that does not only where it is its colour's line's end: at most
+        twice a line."""
         lay, pool, cnf, x = self.layout, self.vpool, self.clauses, self.x
         perfect = {c: pool.id(("perfect", c)) for c in lay.cells}
         ends: dict[tuple, int] = {}  # (cell, d): the arc at edge d ends on the outline
@@ -117,10 +118,19 @@ class ScoreCnf(TantrixCnf):
                 for d in range(6):
                     if d not in outline:
                         cnf.append([-v, ends[c, d] if d in inward else -ends[c, d]])
-        # two perfect cells: an arc ending on the outline meets one across their edge
-        for a, d, b in lay.pairs if loops else ():
+        # two perfect cells: an arc ending on the outline meets one across their edge, or (a
+        # line goal) it is the end of its colour's line there, one of the 2 a line has
+        turns = []
+        for a, d, b in lay.pairs:
             for one, other in (((a, d), (b, hx.opposite(d))), ((b, hx.opposite(d)), (a, d))):
-                cnf.append([-perfect[a], -perfect[b], -ends[one], ends[other]])
+                clause = [-perfect[a], -perfect[b], -ends[one], ends[other]]
+                if not loops:
+                    turns.append(pool.id(("line end", one)))
+                    clause.append(turns[-1])
+                cnf.append(clause)
+        if turns:
+            cnf.extend(CardEnc.atmost(turns, 2 * len(self.on), vpool=pool,
+                                      encoding=EncType.seqcounter).clauses)
         # at most s cells not perfect once the score must reach the bound minus s
         self.imperfect = runner.totalizer(pool, [-v for v in perfect.values()], len(perfect))
         cnf.extend(self.imperfect.cnf.clauses)
