@@ -26,6 +26,14 @@ to OUT.csv.boardN.json. `--part I/N` takes every N-th shape from the I-th (one p
         --floor 136 --screen lab/results/tantrix_56/shapes/screen136_p0.csv --part 0/2
 
 (with `--csv` of a listing made before, the screen reads it instead of listing again).
+
+`--through K` lets the moves pass through shapes cutting up to K arcs (only those within
+`--loss-max` are listed), and `--except OLD.csv` leaves out the shapes of an earlier listing,
+so only the new ones are screened:
+
+    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 --through 33 \
+        --except out/outline32.csv --csv out/outline32_via33_new.csv \
+        --floor 136 --screen lab/results/tantrix_56/shapes/screen136_via33.csv
 """
 
 from __future__ import annotations
@@ -104,8 +112,9 @@ def _change(shape, without, a) -> int:
         _lost(a, shape)
 
 
-def shapes_within(n: int, loss_max: int) -> list[tuple[int, tuple]]:
-    """(loss, cells) of every shape the single-cell moves reach from the compact one. A move's
+def shapes_within(n: int, loss_max: int, through: int | None = None) -> list[tuple[int, tuple]]:
+    """(loss, cells) of every shape the single-cell moves reach from the compact one, passing
+    through shapes that cut at most `through` arcs (default: `loss_max`). A move's
     loss is the shape's plus what changes around the two cells it touches (four times faster
     than counting the whole outline again: 96 CPU s for the 6,613 shapes within 32)."""
     start = compact(n)
@@ -121,10 +130,19 @@ def shapes_within(n: int, loss_max: int) -> list[tuple[int, tuple]]:
             for b in room:
                 moved = without | {b}
                 after = less - _change(moved, without, b)
-                if after <= loss_max and (k := key(moved)) not in seen and whole(moved):
+                if after <= (through or loss_max) and (k := key(moved)) not in seen and \
+                        whole(moved):
                     seen[k] = (after, moved)
                     todo.append((moved, after))
     return sorted((lost, tuple(sorted(c))) for lost, c in seen.values() if lost <= loss_max)
+
+
+def read_listing(path: Path) -> list[tuple[int, tuple]]:
+    """(loss, cells) rows of a listing's CSV."""
+    with path.open() as f:
+        return [(int(row["loss"]),
+                 tuple(tuple(map(int, c.split(","))) for c in row["cells"].split()))
+                for row in csv.DictReader(f)]
 
 
 def screen(found: list, floor: int, out: Path, limit: float, part: str) -> None:
@@ -162,7 +180,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cells", type=int, default=56)
     ap.add_argument("--loss-max", type=int, required=True)
+    ap.add_argument("--through", type=int, help="moves may pass through shapes cutting up to "
+                    "this many arcs (default: --loss-max)")
     ap.add_argument("--csv", type=Path)
+    ap.add_argument("--except", dest="known", type=Path,
+                    help="leave out the shapes of this listing's CSV (screen only new ones)")
     ap.add_argument("--write", type=int, default=0, help="instances of the N lowest shapes")
     ap.add_argument("--instance", type=Path, help="the free-shape puzzle the instances fix")
     ap.add_argument("--out", type=Path, default=Path("out/shapes"))
@@ -173,12 +195,12 @@ def main() -> None:
     args = ap.parse_args()
     t0 = time.process_time()
     if args.floor is not None and args.csv and args.csv.exists():  # screen a listing made before
-        with args.csv.open() as f:
-            found = [(int(row["loss"]), tuple(tuple(map(int, c.split(",")))
-                                              for c in row["cells"].split()))
-                     for row in csv.DictReader(f)]
+        found = read_listing(args.csv)
     else:
-        found = shapes_within(args.cells, args.loss_max)
+        found = shapes_within(args.cells, args.loss_max, args.through)
+    if args.known:
+        known = {key(cells) for _, cells in read_listing(args.known)}
+        found = [(lost, cells) for lost, cells in found if key(cells) not in known]
     print(f"{len(found)} shapes, by arcs lost: {dict(sorted(Counter(l for l, _ in found).items()))}"
           f" ({time.process_time() - t0:.0f} CPU s)")
     if args.csv and not args.csv.exists():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 from collections import Counter
@@ -47,3 +48,17 @@ def test_a_ring_with_a_hole_is_not_a_shape_and_the_loss_is_the_checkers():
     board = json.loads((ROOT / "lab" / "results" / "tantrix_loop56_best.json").read_text())
     cells = {(p["q"], p["r"]) for p in board["solution"]["placements"]}
     assert puzzle.verify(board["solution"], "longest").shape_bound == 168 - ts.loss(cells)
+
+
+def test_moves_through_larger_outlines_list_only_shapes_within_the_loss(tmp_path):
+    """--through K: the moves may pass shapes cutting up to K arcs; only those within the
+    loss are listed, and --except leaves out the shapes of an earlier listing."""
+    listed = ts.shapes_within(5, 10, through=13)
+    assert sorted(ts.key(c) for _, c in listed) == \
+        sorted(k for k, v in every_shape(5, 2).items() if v <= 10)
+    earlier = tmp_path / "earlier.csv"
+    with earlier.open("w", newline="") as f:
+        rows = csv.writer(f)
+        rows.writerow(["loss", "cells"])
+        rows.writerows([lost, " ".join(f"{q},{r}" for q, r in ts.key(c))] for lost, c in listed[:2])
+    assert [ts.key(c) for _, c in ts.read_listing(earlier)] == [ts.key(c) for _, c in listed[:2]]
