@@ -303,6 +303,10 @@ def test_one_recolouring_keeps_the_optimum_of_a_colour_free_board(tmp_path):
                                              params={"recolour": recolour, "floor": best + 1}))
         assert above.status == Status.INFEASIBLE
     assert "recolourings" in outs["one"].stats and "recolourings" not in outs["all"].stats
+    for params, hint, kept in (({}, None, True), ({"recolour": "all"}, None, False),
+                               ({}, outs["one"].solution, False)):  # export builds the same
+        opts = SolveOptions(objective="longest", params=params, hint=hint)
+        assert cnf.build(inst, opts).recoloured == kept
     t, rot = outs["one"].solution[min(EIGHT)]
     assert first_colouring(t, rot)  # the chosen cell shows the kept colouring
 

@@ -150,9 +150,9 @@ class TantrixCnf(runner.CnfModel):
 def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
     """The formula on `export_layout`, with the clauses it starts from (no lazy clauses)."""
     if opts.objective in OBJECTIVES:
-        from .cnf_score import ScoreCnf
+        from .cnf_score import ScoreCnf, recolouring
 
-        return ScoreCnf(inst)
+        return ScoreCnf(inst, recolouring(opts))
     check_goals(inst, "sat")
     lay, notes = export_layout(inst, opts)
     compiled = TantrixCnf(lay)

@@ -187,14 +187,18 @@ class ScoreCnf(TantrixCnf):
         return out
 
 
+def recolouring(opts: SolveOptions) -> bool:
+    """`--recolour one` (the default), unless a board is imposed or suggested: that board may
+    be any of its recolourings, so they are all kept then."""
+    return OPTIONS.value(opts.params, "recolour") == "one" and not opts.fix and not opts.hint
+
+
 def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
     if opts.params.get("floor") is not None and inst.shape == "free":
         # the model fills one chosen board: "nothing scores N there" is no proof for the puzzle
         raise InputError("sat --floor proves a bound on a fixed board; this puzzle's shape is "
                          "free (give its cells with 'shape board')")
-    # a board imposed or suggested may be any of its recolourings: keep them all then
-    recolour = OPTIONS.value(opts.params, "recolour") == "one" and not opts.fix and not opts.hint
-    compiled = built(opts, lambda: ScoreCnf(inst, recolour))
+    compiled = built(opts, lambda: ScoreCnf(inst, recolouring(opts)))
     out = runner.run(compiled, opts)
     if compiled.recoloured:
         out.stats["recolourings"] = "one of 24 (the colours are interchangeable)"
