@@ -31,8 +31,8 @@ to OUT.csv.boardN.json. `--part I/N` takes every N-th shape from the I-th (one p
 `--loss-max` are listed), and `--except OLD.csv` leaves out the shapes of an earlier listing,
 so only the new ones are screened:
 
-    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 --through 33 \
-        --except out/outline32.csv --csv out/outline32_via33_new.csv \
+    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 --through 33 \\
+        --except out/outline32.csv --csv out/outline32_via33_new.csv \\
         --floor 136 --screen lab/results/tantrix_56/shapes/screen136_via33.csv
 """
 

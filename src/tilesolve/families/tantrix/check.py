@@ -190,13 +190,18 @@ def outline_loss(cells: Iterable[Hex]) -> int:
     return sum(_lost(shape, c) for c in shape)
 
 
-def shape_bound(inst: TantrixInstance, cells: Iterable[Hex]) -> int:
-    """The highest score (`--objective longest`) any board on these cells can reach."""
+def shape_room(inst: TantrixInstance, cells: Iterable[Hex]) -> int:
+    """The arcs the cells keep (at most one per goal colour a cell) plus two end tiles per
+    line goal, before the cap of the tiles' own arcs (`shape_bound`)."""
     shape = set(cells)
     goals = len(inst.goals)
     keep = sum(min(goals, 3 - _lost(shape, c)) for c in shape)
-    ends = 2 * sum(g.kind == "line" for g in inst.goals)
-    return min(max_score(inst), keep + ends)
+    return keep + 2 * sum(g.kind == "line" for g in inst.goals)
+
+
+def shape_bound(inst: TantrixInstance, cells: Iterable[Hex]) -> int:
+    """The highest score (`--objective longest`) any board on these cells can reach."""
+    return min(max_score(inst), shape_room(inst, cells))
 
 
 def verify(inst: TantrixInstance, sol: Solution, objective: str | None = None) -> Report:

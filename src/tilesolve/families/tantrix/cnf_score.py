@@ -33,10 +33,19 @@ from ...core.errors import InputError
 from ...core.limits import built
 from ...core.result import Outcome, Solution, SolveOptions
 from . import catalogue as cat
-from .check import outline_loss, shape_bound
+from .check import shape_bound, shape_room
 from .cnf import OPTIONS, TantrixCnf
 from .instance import TantrixInstance
-from .score_pick import Pick, apart, colour_free, first_colouring, on_board, picks, score_layout
+from .score_pick import (
+    Pick,
+    apart,
+    colour_free,
+    first_colouring,
+    on_board,
+    one_kind_each,
+    picks,
+    score_layout,
+)
 
 
 class ScoreCnf(TantrixCnf):
@@ -58,11 +67,9 @@ class ScoreCnf(TantrixCnf):
         self.picked: dict[str, set] = {}
         self.bound = shape_bound(inst, lay.cells)
         self.imperfect: ITotalizer | None = None
-        lines = {p.line for p in goals}
-        uncapped = 3 * len(lay.cells) - outline_loss(lay.cells) + 2 * sum(p.line for p in goals)
-        if lay.all_filled and len(lines) == 1 and self.bound == uncapped and \
-                {g.colour for g in inst.goals} == set(cat.COLOURS):
-            self._outline(loops=not lines.pop())
+        kind = one_kind_each(inst)  # the clauses count on every arc (the bound uncapped)
+        if lay.all_filled and kind and self.bound == shape_room(inst, lay.cells):
+            self._outline(loops=kind == "loop")
         self.recoloured = recolour and colour_free(inst)
         if self.recoloured:
             self._one_colouring(min(lay.cells))

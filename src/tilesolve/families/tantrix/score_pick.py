@@ -107,13 +107,20 @@ def apart(lay: Layout, sol: Solution, picked: dict[str, set[Hex]]) -> list[Apart
     return out
 
 
+def one_kind_each(inst: TantrixInstance) -> str | None:
+    """The goals' kind ('loop' or 'line') when each of the four colours has one goal and all
+    are of that kind (the Loop puzzle, the Curve puzzle); else None."""
+    kinds = {g.kind for g in inst.goals}
+    colours = sorted(g.colour for g in inst.goals)
+    return kinds.pop() if len(kinds) == 1 and colours == sorted(cat.COLOURS) else None
+
+
 def colour_free(inst: TantrixInstance) -> bool:
     """Whether painting every colour of a board another (any of the 24 permutations of the
     four) gives a board of the same score: a goal of one kind in each colour, and tiles that
     every permutation maps onto themselves (the 56-tile set: each set of three colours holds
     all 14 patterns)."""
-    kinds = {g.colour: g.kind for g in inst.goals}
-    if set(kinds) != set(cat.COLOURS) or len(inst.goals) != 4 or len(set(kinds.values())) != 1:
+    if one_kind_each(inst) is None:
         return False
     counts = inst.counts()
     return all(counts[cat.recoloured(t, tuple(zip(cat.COLOURS, perm, strict=True)))] == n
