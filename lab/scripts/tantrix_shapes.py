@@ -27,6 +27,15 @@ to OUT.csv.boardN.json. `--part I/N` takes every N-th shape from the I-th (one p
 
 (with `--csv` of a listing made before, the screen reads it instead of listing again).
 
+`--complete` lists every shape within the loss instead, row by row: a shape's loss is its runs
+of cells along the grid's three directions plus half its cells with an odd number of open
+edges, and a walk over rows stops once the runs its rows start, with the fewest the cells left
+can start, exceed the loss (`shapes_complete`; its tests compare it with every shape of five
+cells and the moves' list of 19). With `--except` the shapes the moves missed:
+
+    python lab/scripts/tantrix_shapes.py --cells 56 --loss-max 32 --complete \\
+        --except out/outline32.csv --csv out/outline32_complete_new.csv
+
 `--through K` lets the moves pass through shapes cutting up to K arcs (only those within
 `--loss-max` are listed), and `--except OLD.csv` leaves out the shapes of an earlier listing,
 so only the new ones are screened:
@@ -43,6 +52,7 @@ import csv
 import json
 import time
 from collections import Counter, deque
+from functools import cache
 from pathlib import Path
 
 import networkx as nx
@@ -137,6 +147,135 @@ def shapes_within(n: int, loss_max: int, through: int | None = None) -> list[tup
     return sorted((lost, tuple(sorted(c))) for lost, c in seen.values() if lost <= loss_max)
 
 
+# The complete list (`--complete`). A shape's open edges are the two ends of each of its runs
+# (maximal runs of cells along one of the grid's three directions), so its loss is its runs
+# plus half its cells with an odd number of open edges. Filled row by row (rows of constant r),
+# a row starts a run for each of its segments and for each cell whose q-line or s-line does not
+# go on from the row above (cell (q, r) meets (q, r - 1) and (q + 1, r - 1) there): the runs
+# of a shape are the sum of what its rows start, and a depth-first walk over rows can stop as
+# soon as the runs started, the odd cells of the rows already closed and the fewest runs the
+# cells left can start exceed the loss.
+
+
+def _row_runs(above: int, cells: int) -> int:
+    """The fewest runs a row of `cells` cells starts under a row of `above` cells (0: the
+    top row, whose cells start two runs each): one if it is shorter (it can lie under both
+    lines of the row above), two if as long, and two more for each cell beyond."""
+    if above == 0:
+        return 1 + 2 * cells
+    return 1 if cells < above else 2 if cells == above else 1 + 2 * (cells - above)
+
+
+@cache
+def _fewest_runs(left: int, above: int) -> int:
+    """The fewest runs `left` more cells start in rows under a row of `above` cells."""
+    if left == 0:
+        return 0
+    return min(_row_runs(above, k) + _fewest_runs(left - k, k) for k in range(1, left + 1))
+
+
+@cache
+def _fewest_from(left: int, above: int, placed: int) -> int:
+    """The fewest runs a row with `placed` cells so far can still start, it and the rows
+    under it (`left` cells with the row's): its other cells one run each beyond the
+    `above` - 1 cells that can lie under both lines of the row above (two each on the top
+    row), then `_fewest_runs`."""
+    free, each = (max(placed, above - 1), 1) if above else (placed, 2)
+    return min((each * max(0, k - free) + _fewest_runs(left - k, k)
+                for k in range(max(placed, 1), left + 1)), default=10**9)
+
+
+def _odd(row: frozenset, above: frozenset, below: frozenset) -> int:
+    """Cells of a row with an odd number of open edges (an odd number of neighbours)."""
+    return sum(((q - 1 in row) + (q + 1 in row) + (q in above) + (q + 1 in above) +
+                (q - 1 in below) + (q in below)) % 2 for q in row)
+
+
+def _rows(left: int, room: int, above: frozenset, several: bool = True) -> list:
+    """(row, runs it starts) for each row that leaves the shape within `room` runs: a set of
+    q, its first segment at q = 0 on the top row (`above` empty; one segment unless
+    `several`)."""
+    q_line, s_line = above, {q - 1 for q in above}
+    lo, hi = (min(above) - 1 - room // 2, max(above) + room // 2) if above else (0, left + room)
+    out = []
+
+    def segments(start: int, cells: list, runs: int) -> None:
+        for first in range(start, hi + 1):
+            if not above and cells == [] and first > 0:
+                return
+            now, seg = runs + 1, []
+            for q in range(first, hi + 1):
+                now += (q not in q_line) + (q not in s_line)
+                seg.append(q)
+                row = cells + seg
+                if now + _fewest_from(left, len(above), len(row)) > room:
+                    if now > room or len(row) >= left:
+                        break
+                    continue  # a longer row may need fewer rows under it
+                out.append((frozenset(row), now))
+                if above or several:
+                    segments(q + 2, row, now)
+
+    segments(lo, [], 0)
+    return out
+
+
+@cache
+def _most_cells(width_sum: int) -> int:
+    """The most cells a shape meeting `width_sum` lines of the three directions can hold: its
+    cells lie in the rows r < a, q < b and c consecutive diagonals q + r of some a + b + c."""
+    best = 0
+    for a in range(1, width_sum - 1):
+        for b in range(1, width_sum - a):
+            c = width_sum - a - b
+            per = [min(t + 1, a, b, a + b - 1 - t) for t in range(a + b - 1)]
+            best = max(best, max(sum(per[i:i + c]) for i in range(max(1, len(per) - c + 1))))
+    return best
+
+
+def one_top_segment(n: int, loss_max: int) -> bool:
+    """Whether every shape within the loss, turned some way, has a top row of one segment.
+    Turned so that its top row has the fewest segments, a shape whose top row has two or
+    more has them on all six outermost lines, each with an empty cell between two of its
+    cells (six cells, distinct, inside the lines the shape meets); so it meets w lines with
+    at most `_most_cells(w)` - 6 cells, and starts at least w + 6 runs. When no w leaves
+    room for both, one segment on top suffices (for 56 cells within 32: w = 26 holds at
+    most 56 cells, and w = 27 starts 33 runs)."""
+    return all(_most_cells(w) < n + 6 for w in range(3, loss_max - 5))
+
+
+def shapes_complete(n: int, loss_max: int,
+                    several_on_top: bool | None = None) -> list[tuple[int, tuple]]:
+    """(loss, cells) of every connected n-cell shape without holes whose outline cuts at most
+    `loss_max` arcs, one per class up to rotation and translation (see above the runs and
+    `one_top_segment`; `several_on_top` True walks top rows of several segments even where
+    one suffices). 56 cells within 30: the 20 shapes the moves list, 63 CPU s."""
+    if several_on_top is None:
+        several_on_top = not one_top_segment(n, loss_max)
+    found: dict[tuple, tuple[int, frozenset]] = {}
+    twice = 2 * loss_max  # against 2 * runs + odd cells
+
+    def walk(rows: list, used: int, runs: int, odd: int) -> None:
+        left = n - used
+        row, above = rows[-1], rows[-2] if len(rows) > 1 else frozenset()
+        if left == 0:
+            if 2 * runs + odd + _odd(row, above, frozenset()) <= twice:
+                cells = frozenset((q, r) for r, cs in enumerate(rows) for q in cs)
+                if (k := key(cells)) not in found and whole(cells):
+                    found[k] = (loss(cells), cells)
+            return
+        for below, started in _rows(left, (twice - odd) // 2 - runs, row):
+            after = runs + started + _fewest_runs(left - len(below), len(below))
+            more = odd + _odd(row, above, below)
+            if len(below) <= left and 2 * after + more <= twice:
+                walk(rows + [below], used + len(below), runs + started, more)
+
+    for top, started in _rows(n, loss_max, frozenset(), several_on_top):
+        if started + _fewest_runs(n - len(top), len(top)) <= loss_max:
+            walk([top], len(top), started, 0)
+    return sorted((lost, tuple(sorted(c))) for lost, c in found.values())
+
+
 def read_listing(path: Path) -> list[tuple[int, tuple]]:
     """(loss, cells) rows of a listing's CSV."""
     with path.open() as f:
@@ -182,6 +321,8 @@ def main() -> None:
     ap.add_argument("--loss-max", type=int, required=True)
     ap.add_argument("--through", type=int, help="moves may pass through shapes cutting up to "
                     "this many arcs (default: --loss-max)")
+    ap.add_argument("--complete", action="store_true", help="every shape within the loss, "
+                    "row by row (a proof), instead of the moves' reach")
     ap.add_argument("--csv", type=Path)
     ap.add_argument("--except", dest="known", type=Path,
                     help="leave out the shapes of this listing's CSV (screen only new ones)")
@@ -196,6 +337,8 @@ def main() -> None:
     t0 = time.process_time()
     if args.floor is not None and args.csv and args.csv.exists():  # screen a listing made before
         found = read_listing(args.csv)
+    elif args.complete:
+        found = shapes_complete(args.cells, args.loss_max)
     else:
         found = shapes_within(args.cells, args.loss_max, args.through)
     if args.known:

@@ -62,3 +62,62 @@ def test_moves_through_larger_outlines_list_only_shapes_within_the_loss(tmp_path
         rows.writerow(["loss", "cells"])
         rows.writerows([lost, " ".join(f"{q},{r}" for q, r in ts.key(c))] for lost, c in listed[:2])
     assert [ts.key(c) for _, c in ts.read_listing(earlier)] == [ts.key(c) for _, c in listed[:2]]
+
+
+@pytest.mark.parametrize("loss_max", [9, 10, 11, 12, 13])
+def test_the_complete_list_is_every_shape_within_the_loss(loss_max):
+    listed = ts.shapes_complete(5, loss_max)
+    assert sorted(ts.key(c) for _, c in listed) == \
+        sorted(k for k, v in every_shape(5, 2).items() if v <= loss_max)
+    assert all(lost == ts.loss(set(c)) <= loss_max for lost, c in listed)
+
+
+def test_the_complete_list_and_the_moves_agree_on_nineteen_cells():
+    """The hexagon of 19 cuts 18 arcs; moves within 18 reach it alone, moves through 19 seven
+    more shapes cutting 18, which the walk over rows finds too."""
+    complete = ts.shapes_complete(19, 18)
+    assert len(complete) == 8 and {lost for lost, _ in complete} == {18}
+    assert sorted(ts.key(c) for _, c in complete) == \
+        sorted(ts.key(c) for _, c in ts.shapes_within(19, 18, through=19))
+    assert len(ts.shapes_within(19, 18)) == 1
+
+
+def test_one_segment_on_top_loses_no_shape():
+    """Turned so that its top row has the fewest segments, every shape within the loss has
+    one there when one_top_segment says so: the walk over every top row finds the same."""
+    assert ts.one_top_segment(7, 14)
+    assert ts.shapes_complete(7, 14) == ts.shapes_complete(7, 14, several_on_top=True)
+    # 56 cells within 32: 26 lines met hold at most 56 cells (a hexagon of side 5 less a
+    # row), 27 start 33 runs with six split outer lines
+    assert (ts._most_cells(25), ts._most_cells(26), ts._most_cells(27)) == (52, 56, 61)
+    assert ts.one_top_segment(56, 32)
+    assert not ts.one_top_segment(5, 20)  # a loose loss leaves room for split outer lines
+
+
+def test_the_runs_a_row_starts_are_bounded_and_the_bound_is_met():
+    """Over every five-cell shape, turned every way: the runs each row starts (a run per
+    segment, and one per cell for each of its q- and s-lines not going on from the row
+    above) are never fewer than _row_runs says, and equal to it for a shorter, an equally
+    long and a longer row; the fewest runs of five cells are those of the most compact."""
+    met = set()
+    for cells in every_shape(5, 2):
+        for k in range(6):
+            shape = set(cells)
+            for _ in range(k):
+                shape = {(-r, q + r) for q, r in shape}  # a sixth of a turn
+            rows = [frozenset(q for q, r in shape if r == y)
+                    for y in range(min(r for _, r in shape), max(r for _, r in shape) + 1)]
+            above = frozenset()
+            for row in rows:
+                segs = sum(q - 1 not in row for q in row)
+                started = segs + sum((q not in above) + (q + 1 not in above) for q in row) \
+                    if above else segs + 2 * len(row)
+                bound = ts._row_runs(len(above), len(row))
+                assert started >= bound
+                if started == bound and above:
+                    met.add((len(row) > len(above)) - (len(row) < len(above)))
+                above = row
+    assert met == {-1, 0, 1}
+    runs = [sum(nb not in c for cell in c for nb in ts.around(cell)) // 2
+            for c in every_shape(5, 2)]
+    assert ts._fewest_runs(5, 0) == min(runs) == 8
