@@ -52,7 +52,7 @@ import csv
 import json
 import time
 from collections import Counter, deque
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import networkx as nx
@@ -194,26 +194,35 @@ def _odd(row: frozenset, above: frozenset, below: frozenset) -> int:
 def _rows(left: int, room: int, above: frozenset, several: bool = True) -> list:
     """(row, runs it starts) for each row that leaves the shape within `room` runs: a set of
     q, its first segment at q = 0 on the top row (`above` empty; one segment unless
-    `several`)."""
-    q_line, s_line = above, {q - 1 for q in above}
-    lo, hi = (min(above) - 1 - room // 2, max(above) + room // 2) if above else (0, left + room)
+    `several`). The rows under one pattern of cells are the same, shifted: they are found
+    once per pattern (the walk over 56 cells meets each many times)."""
+    shift = min(above) if above else 0
+    rows = _rows_under(left, room, tuple(sorted(q - shift for q in above)), several)
+    return [(frozenset(q + shift for q in row), runs) for row, runs in rows]
+
+
+@lru_cache(maxsize=1 << 18)
+def _rows_under(left: int, room: int, pattern: tuple, several: bool) -> list:
+    """`_rows` under a row whose first cell is at q = 0 (`pattern`, empty on top)."""
+    q_line, s_line = set(pattern), {q - 1 for q in pattern}
+    lo, hi = (-1 - room // 2, pattern[-1] + room // 2) if pattern else (0, left + room)
     out = []
 
     def segments(start: int, cells: list, runs: int) -> None:
         for first in range(start, hi + 1):
-            if not above and cells == [] and first > 0:
+            if not pattern and cells == [] and first > 0:
                 return
             now, seg = runs + 1, []
             for q in range(first, hi + 1):
                 now += (q not in q_line) + (q not in s_line)
                 seg.append(q)
                 row = cells + seg
-                if now + _fewest_from(left, len(above), len(row)) > room:
+                if now + _fewest_from(left, len(pattern), len(row)) > room:
                     if now > room or len(row) >= left:
                         break
                     continue  # a longer row may need fewer rows under it
-                out.append((frozenset(row), now))
-                if above or several:
+                out.append((tuple(row), now))
+                if pattern or several:
                     segments(q + 2, row, now)
 
     segments(lo, [], 0)
@@ -244,12 +253,15 @@ def one_top_segment(n: int, loss_max: int) -> bool:
     return all(_most_cells(w) < n + 6 for w in range(3, loss_max - 5))
 
 
-def shapes_complete(n: int, loss_max: int,
-                    several_on_top: bool | None = None) -> list[tuple[int, tuple]]:
+def shapes_complete(n: int, loss_max: int, several_on_top: bool | None = None,
+                    part: str = "0/1") -> list[tuple[int, tuple]]:
     """(loss, cells) of every connected n-cell shape without holes whose outline cuts at most
     `loss_max` arcs, one per class up to rotation and translation (see above the runs and
     `one_top_segment`; `several_on_top` True walks top rows of several segments even where
-    one suffices). 56 cells within 30: the 20 shapes the moves list, 63 CPU s."""
+    one suffices; `part` I/N walks every N-th pair of top rows from the I-th, a shape turned
+    several ways perhaps in more than one part). 56 cells within 30: the 20 shapes the moves
+    list, 42 CPU s."""
+    first, step = map(int, part.split("/"))
     if several_on_top is None:
         several_on_top = not one_top_segment(n, loss_max)
     found: dict[tuple, tuple[int, frozenset]] = {}
@@ -270,9 +282,17 @@ def shapes_complete(n: int, loss_max: int,
             if len(below) <= left and 2 * after + more <= twice:
                 walk(rows + [below], used + len(below), runs + started, more)
 
+    pairs = 0
     for top, started in _rows(n, loss_max, frozenset(), several_on_top):
-        if started + _fewest_runs(n - len(top), len(top)) <= loss_max:
-            walk([top], len(top), started, 0)
+        if started + _fewest_runs(n - len(top), len(top)) > loss_max:
+            continue
+        for below, more in _rows(n - len(top), loss_max - started, top):
+            pairs += 1
+            left = n - len(top) - len(below)
+            odd = _odd(top, frozenset(), below)
+            if pairs % step == first and len(below) <= n - len(top) and \
+                    2 * (started + more + _fewest_runs(left, len(below))) + odd <= twice:
+                walk([top, below], len(top) + len(below), started + more, odd)
     return sorted((lost, tuple(sorted(c))) for lost, c in found.values())
 
 
@@ -332,13 +352,15 @@ def main() -> None:
     ap.add_argument("--floor", type=int, help="screen each shape for a Loop board of N or more")
     ap.add_argument("--screen", type=Path, help="the screen's CSV (resumed when it exists)")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per shape (screen)")
-    ap.add_argument("--part", default="0/1", help="I/N: every N-th shape from the I-th")
+    ap.add_argument("--part", default="0/1", help="I/N: every N-th shape from the I-th (with "
+                    "--complete and no --floor: every N-th pair of top rows)")
     args = ap.parse_args()
     t0 = time.process_time()
     if args.floor is not None and args.csv and args.csv.exists():  # screen a listing made before
         found = read_listing(args.csv)
     elif args.complete:
-        found = shapes_complete(args.cells, args.loss_max)
+        found = shapes_complete(args.cells, args.loss_max,
+                                part=args.part if args.floor is None else "0/1")
     else:
         found = shapes_within(args.cells, args.loss_max, args.through)
     if args.known:

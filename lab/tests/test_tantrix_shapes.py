@@ -121,3 +121,10 @@ def test_the_runs_a_row_starts_are_bounded_and_the_bound_is_met():
     runs = [sum(nb not in c for cell in c for nb in ts.around(cell)) // 2
             for c in every_shape(5, 2)]
     assert ts._fewest_runs(5, 0) == min(runs) == 8
+
+
+def test_the_parts_of_the_complete_list_make_the_whole():
+    whole_list = sorted(ts.key(c) for _, c in ts.shapes_complete(19, 19))
+    parts = [{ts.key(c) for _, c in ts.shapes_complete(19, 19, part=f"{i}/3")} for i in range(3)]
+    assert sorted(set().union(*parts)) == whole_list and len(whole_list) == 67
+    assert all(len(p) < len(whole_list) for p in parts)
