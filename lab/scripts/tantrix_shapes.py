@@ -286,6 +286,8 @@ def shapes_complete(n: int, loss_max: int, several_on_top: bool | None = None,
     for top, started in _rows(n, loss_max, frozenset(), several_on_top):
         if started + _fewest_runs(n - len(top), len(top)) > loss_max:
             continue
+        if len(top) == n and first == 0:  # one row: no row under it
+            walk([top], n, started, 0)
         for below, more in _rows(n - len(top), loss_max - started, top):
             pairs += 1
             left = n - len(top) - len(below)
