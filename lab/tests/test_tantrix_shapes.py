@@ -72,6 +72,12 @@ def test_the_complete_list_is_every_shape_within_the_loss(loss_max):
     assert all(lost == ts.loss(set(c)) <= loss_max for lost, c in listed)
 
 
+def test_the_complete_list_of_one_to_four_cells():
+    """1, 1, 3 and 10 shapes up to rotation and translation (one cell, one row, no row under
+    it, included)."""
+    assert [len(ts.shapes_complete(n, 3 * n)) for n in (1, 2, 3, 4)] == [1, 1, 3, 10]
+
+
 def test_the_complete_list_and_the_moves_agree_on_nineteen_cells():
     """The hexagon of 19 cuts 18 arcs; moves within 18 reach it alone, moves through 19 seven
     more shapes cutting 18, which the walk over rows finds too."""
