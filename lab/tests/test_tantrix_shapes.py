@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import itertools
 import json
 from collections import Counter
@@ -15,8 +16,10 @@ import tilesolve
 ROOT = ts.Path(__file__).parents[2]
 
 
+@functools.cache
 def every_shape(n: int, radius: int) -> dict:
-    """Every shape of n cells inside a hexagon of the given radius, by key: its loss."""
+    """Every shape of n cells inside a hexagon of the given radius, by key: its loss (found
+    once per run of the tests; read, never changed)."""
     window = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
               if abs(q + r) <= radius]
     out = {}
