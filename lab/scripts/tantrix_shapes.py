@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import itertools
 import json
 import time
 from collections import Counter, deque
@@ -277,24 +278,17 @@ def shapes_complete(n: int, loss_max: int, several_on_top: bool | None = None,
                     found[k] = (loss(cells), cells)
             return
         for below, started in _rows(left, (twice - odd) // 2 - runs, row):
+            if len(rows) == 1 and next(pairs) % step != first:
+                continue  # another part's pair of top rows
             after = runs + started + _fewest_runs(left - len(below), len(below))
             more = odd + _odd(row, above, below)
-            if len(below) <= left and 2 * after + more <= twice:
+            if 2 * after + more <= twice:
                 walk(rows + [below], used + len(below), runs + started, more)
 
-    pairs = 0
+    pairs = itertools.count(1)
     for top, started in _rows(n, loss_max, frozenset(), several_on_top):
-        if started + _fewest_runs(n - len(top), len(top)) > loss_max:
-            continue
-        if len(top) == n and first == 0:  # one row: no row under it
-            walk([top], n, started, 0)
-        for below, more in _rows(n - len(top), loss_max - started, top):
-            pairs += 1
-            left = n - len(top) - len(below)
-            odd = _odd(top, frozenset(), below)
-            if pairs % step == first and len(below) <= n - len(top) and \
-                    2 * (started + more + _fewest_runs(left, len(below))) + odd <= twice:
-                walk([top, below], len(top) + len(below), started + more, odd)
+        if started + _fewest_runs(n - len(top), len(top)) <= loss_max:
+            walk([top], len(top), started, 0)
     return sorted((lost, tuple(sorted(c))) for lost, c in found.values())
 
 
