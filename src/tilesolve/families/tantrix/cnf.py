@@ -46,7 +46,11 @@ from .region import RADIUS, SHORT_LOOPS, Layout, choice_option, export_layout, s
 RECOLOUR = Option("recolour", str, "one", "--objective longest on a puzzle whose four colours are "
                   "interchangeable (the Loop, the Curve): 'one' keeps one recolouring of each "
                   "board's 24, 'all' every one", ("one", "all"))
-OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS, RECOLOUR)
+CONNECT = Option("connect", str, "lazy", "--objective longest: how each goal colour's picked "
+                 "cells are kept one piece: 'lazy' cuts a model's separate pieces and solves "
+                 "again, 'reach' states up front that every picked cell is reached from the "
+                 "first one within the piece's length", ("lazy", "reach"))
+OPTIONS = Options(runner.OPTIONS, RADIUS, SHORT_LOOPS, RECOLOUR, CONNECT)
 OBJECTIVES = ("longest",)  # Downing's score on a fixed board: `cnf_score`
 
 
@@ -152,7 +156,7 @@ def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
     if opts.objective in OBJECTIVES:
         from .cnf_score import ScoreCnf, recolouring
 
-        return ScoreCnf(inst, recolouring(opts))
+        return ScoreCnf(inst, recolouring(opts), OPTIONS.value(opts.params, "connect"))
     check_goals(inst, "sat")
     lay, notes = export_layout(inst, opts)
     compiled = TantrixCnf(lay)
