@@ -186,32 +186,21 @@ class ScoreCnf(TantrixCnf):
     def _reach(self, i: int, p: Pick, inst: TantrixInstance) -> None:
         """`--connect reach`: the picked cells of goal i are one piece, stated up front.
 
-        The first picked cell in the board's order is the root; r[c, t] says cell c is
-        reached from it over at most t picked k-links; every picked cell is reached within
-        the piece's radius: half the most tiles a loop can hold (a loop of L cells has every
-        cell within L // 2 of any of its cells), one less than that for a line (the root may
-        be an end). A pick on separate pieces is then excluded before any solve, where the lazy
-        cuts exclude one at a time and solve again: on the Loop's 20 tiles (compact board,
-        CaDiCaL) the optimum 36 was proven in 96,555 conflicts and 22 s, against 254,795 and
-        58 s with 79 cuts in 48 rounds; on 28 tiles, 57 against 43 in 120 s."""
+        The first picked cell in the board's order is the root (`_root`); r[c, t] says cell c
+        is reached from it over at most t picked k-links; every picked cell is reached within
+        the piece's radius: for a loop half the most tiles it can hold (a loop of L cells has
+        every cell within L // 2 of any of its cells), for a line that many tiles less one (the
+        root may be an end). A pick on separate pieces is then excluded before any solve, where
+        the lazy cuts exclude one at a time and solve again: on the Loop's 20 tiles (compact
+        board, CaDiCaL) the optimum 36 was proven in 96,555 conflicts and 22 s, against 254,795
+        and 58 s with 79 cuts in 48 rounds; on 28 tiles, 57 against 43 in 120 s."""
         pool, cnf, k, on = self.vpool, self.clauses, p.colour, self.on[p.colour]
         cells = list(on)
         carried = sum(n for t, n in inst.counts().items() if k in cat.colours(t))
         most = min(len(cells), carried)
         radius = max(most - 1 if p.line else most // 2, 0)
         r = {(c, t): pool.id(("reach", i, c, t)) for c in cells for t in range(radius + 1)}
-        # the root: picked, and no cell before it picked (`before`: some earlier one is)
-        before = None
-        for c in cells:
-            cnf.append([-r[c, 0], on[c]])
-            if before:
-                cnf.append([-r[c, 0], -before])
-            cnf.append([-on[c], r[c, 0]] + ([before] if before else []))
-            now = pool.id(("picked so far", i, c))
-            cnf.extend([[-now, on[c]] + ([before] if before else []), [-on[c], now]])
-            if before:
-                cnf.append([-before, now])
-            before = now
+        self._root(i, on, r)
         # a cell reached within t: within t - 1, or over a k-link from a cell reached within
         # t - 1 (the link: that cell shows k on the shared edge; closure picks this one)
         into: dict = {c: [] for c in cells}
@@ -230,6 +219,20 @@ class ScoreCnf(TantrixCnf):
                 cnf.append([-r[c, t], r[c, t - 1], *via])
                 cnf.extend([[-r[c, t - 1], r[c, t]], [-r[c, t], on[c]]])
             cnf.append([-on[c], r[c, radius]])
+
+    def _root(self, i: int, on: dict, r: dict) -> None:
+        """r[c, 0] exactly for the first picked cell in `on`'s order (`before`: a literal
+        for "some cell before this one is picked"), so each pick has one root."""
+        pool, cnf, before = self.vpool, self.clauses, None
+        for c, v in on.items():
+            earlier = [before] if before else []
+            cnf.append([-r[c, 0], v])
+            cnf.append([-v, r[c, 0], *earlier])
+            now = pool.id(("picked so far", i, c))
+            cnf.extend([[-now, v, *earlier], [-v, now]])
+            if before:
+                cnf.extend([[-r[c, 0], -before], [-before, now]])
+            before = now
 
     # ------------------------------------------------------------------ the runner seam
     def decode(self, value) -> Solution:
