@@ -154,9 +154,9 @@ class TantrixCnf(runner.CnfModel):
 def build(inst: TantrixInstance, opts: SolveOptions) -> TantrixCnf:
     """The formula on `export_layout`, with the clauses it starts from (no lazy clauses)."""
     if opts.objective in OBJECTIVES:
-        from .cnf_score import ScoreCnf, recolouring
+        from .cnf_score import score_model
 
-        return ScoreCnf(inst, recolouring(opts), OPTIONS.value(opts.params, "connect"))
+        return score_model(inst, opts)
     check_goals(inst, "sat")
     lay, notes = export_layout(inst, opts)
     compiled = TantrixCnf(lay)

@@ -62,10 +62,11 @@ class ScoreCnf(TantrixCnf):
         super().__init__(lay, short_loops=False)  # a full board: no goal loops to keep long
         self.on: dict[str, dict] = {}
         goals = picks(inst, lay)
+        self.connect = connect
         for i, p in enumerate(goals):
             self.on[p.colour] = self._piece(i, p)
             if connect == "reach":
-                self._reach(i, p, inst)
+                self._reach(i, p)
         self.objective_lits = [v for on in self.on.values() for v in on.values()]
         self.picked: dict[str, set] = {}
         self.bound = shape_bound(inst, lay.cells)
@@ -183,7 +184,7 @@ class ScoreCnf(TantrixCnf):
         cnf.extend(CardEnc.atmost(ends, 2, vpool=pool, encoding=EncType.seqcounter).clauses)
         return on
 
-    def _reach(self, i: int, p: Pick, inst: TantrixInstance) -> None:
+    def _reach(self, i: int, p: Pick) -> None:
         """`--connect reach`: the picked cells of goal i are one piece, stated up front.
 
         The first picked cell in the board's order is the root (`_root`); r[c, t] says cell c
@@ -196,8 +197,7 @@ class ScoreCnf(TantrixCnf):
         and 58 s with 79 cuts in 48 rounds; on 28 tiles, 57 against 43 in 120 s."""
         pool, cnf, k, on = self.vpool, self.clauses, p.colour, self.on[p.colour]
         cells = list(on)
-        carried = sum(n for t, n in inst.counts().items() if k in cat.colours(t))
-        most = min(len(cells), carried)
+        most = min(len(cells), self.table.need[k])
         radius = max(most - 1 if p.line else most // 2, 0)
         r = {(c, t): pool.id(("reach", i, c, t)) for c in cells for t in range(radius + 1)}
         self._root(i, on, r)
@@ -248,6 +248,11 @@ class ScoreCnf(TantrixCnf):
         return out
 
 
+def score_model(inst: TantrixInstance, opts: SolveOptions) -> ScoreCnf:
+    """The model with the options' recolouring and connection rule (solving and export)."""
+    return ScoreCnf(inst, recolouring(opts), OPTIONS.value(opts.params, "connect"))
+
+
 def recolouring(opts: SolveOptions) -> bool:
     """`--recolour one` (the default), unless a board is imposed or suggested: that board may
     be any of its recolourings, so they are all kept then."""
@@ -259,10 +264,9 @@ def solve(inst: TantrixInstance, opts: SolveOptions) -> Outcome:
         # the model fills one chosen board: "nothing scores N there" is no proof for the puzzle
         raise InputError("sat --floor proves a bound on a fixed board; this puzzle's shape is "
                          "free (give its cells with 'shape board')")
-    connect = OPTIONS.value(opts.params, "connect")
-    compiled = built(opts, lambda: ScoreCnf(inst, recolouring(opts), connect))
+    compiled = built(opts, lambda: score_model(inst, opts))
     out = runner.run(compiled, opts)
-    out.stats["connect"] = connect
+    out.stats["connect"] = compiled.connect
     if compiled.recoloured:
         out.stats["recolourings"] = "one of 24 (the colours are interchangeable)"
     return on_board(out, inst, compiled.layout)

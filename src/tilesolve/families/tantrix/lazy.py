@@ -53,7 +53,7 @@ class Table:
     at: dict[Hex, list[tuple[Hex, int, int]]] = field(init=False)  # cell -> placements
     showing: dict[tuple[Hex, int, str], list[tuple[Hex, int, int]]] = field(init=False)
     loops: set[str] = field(init=False)
-    need: dict[str, int] = field(init=False)  # loop colour -> tiles that carry it
+    need: dict[str, int] = field(init=False)  # colour -> tiles that carry it
 
     def __post_init__(self) -> None:
         lay = self.layout
@@ -66,7 +66,7 @@ class Table:
         self.loops = fixed_loop_colours(lay.inst)
         counts = lay.inst.counts()
         self.need = {k: sum(n for t, n in counts.items() if k in cat.colours(t))
-                     for k in self.loops}
+                     for k in cat.COLOURS}
 
     def colours(self) -> list[str]:
         return sorted({k for (_c, _d, k) in self.showing}, key=cat.COLOURS.index)
