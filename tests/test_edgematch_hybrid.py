@@ -506,7 +506,9 @@ def test_a_lane_started_during_the_run_gets_the_runs_best_score_at_once():
     pf.standings.offer("lns", Outcome(Status.FEASIBLE, first.board, first.objective), 0.0)
     assert pf.standings.best is not None and pf.standings.best[1].verified
     try:
-        pf.start_lane("search+adapt1", "search", "race", 1, 1.5)
+        # 6 s: with 1.5 s a slow machine spent the lane's limit starting its process and
+        # building its tables, and the search loop that reads the bound never ran (bounded 0)
+        pf.start_lane("search+adapt1", "search", "race", 1, 6.0)
         assert pf.shared == 1
         msg = pf.race.get(30.0)
         while msg is not None and msg[0] != "done":
