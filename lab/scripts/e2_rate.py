@@ -75,7 +75,7 @@ class Peer:
 
     def __init__(self, folder: str, core: int, python: str):
         master, slave = pty.openpty()  # its command reader wants a terminal on stdout
-        env = dict(os.environ, PERF="1", QUIET="1")
+        env = dict(os.environ, PERF="1", QUIET="1", NICE="0")  # it lowers itself to 19 else
         self.proc = subprocess.Popen(
             ["taskset", "-c", str(core), python, "libblackwood.py"], cwd=folder,
             stdin=subprocess.PIPE, stdout=slave, stderr=slave, env=env)
