@@ -192,3 +192,23 @@ def test_the_watchdogs_answer_keeps_the_solvers_last_bound():
     res = watchdog_answer(Path(path), "milp", 0, 6.2, best, {"bound": 749.0})
     assert res.status == Status.FEASIBLE and res.stats["bound"] == 60  # the checker's max
     assert res.stats["gap"] == round((60 - best.objective) / best.objective, 6)
+
+
+@pytest.mark.parametrize("floor, status", [(None, "feasible"), (24, "feasible"),
+                                           (25, "timeout")])
+def test_a_stopped_runs_board_below_its_floor_is_shown_but_no_answer(floor, status):
+    # --floor N asks for boards of N or more: a stopped SAT run's last placement below N
+    # (one its lazy cuts rejected) was answered `feasible`; it is shown, verified, but the
+    # answer stays the time-out's
+    from tilesolve.core.family import load_instance
+    from tilesolve.core.result import Outcome, SolveOptions, Status
+    from tilesolve.core.solve import solve_backend
+    from tilesolve.core.verdict import finish
+
+    path = INSTANCES / "e2_4x4.txt"
+    family, inst = load_instance(path)
+    board = solve_backend(family, inst, str(path), "cpsat", SolveOptions(time_limit=30)).board
+    opts = SolveOptions(objective="matches", params={} if floor is None else {"floor": floor})
+    res = finish(family, inst, str(path), "sat", Outcome(Status.TIMEOUT, board), opts, 1.0)
+    assert res.verified and res.objective == 24  # every join of the 4x4 matches
+    assert res.status == Status(status)

@@ -89,9 +89,17 @@ def finish(
         res.verified = report.ok
         if not report.ok:
             res.stats["broken_rules"] = len(report.violations)
-        if report.ok and opts.objective:
+        if report.ok and opts.objective and not below_floor(report.score, opts):
             res.status = Status.FEASIBLE
     return res
+
+
+def below_floor(score: int | None, opts: SolveOptions) -> bool:
+    """Whether a board scores below the run's `--floor` (look only for boards of at least
+    N): a stopped run's last board under it is shown, but it is no answer (the status stays
+    the time-out's), where it was reported feasible below the floor it was asked for."""
+    floor = opts.params.get("floor")
+    return floor is not None and score is not None and score < int(floor)
 
 
 def score_gap(res: SolveResult, valid: bool) -> None:
