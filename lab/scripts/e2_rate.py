@@ -21,7 +21,7 @@ skipped, so a stopped measurement resumes.
 
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20 \
-        --option break_rule=blackwood --peer /work/peer/libblackwood
+        --option break_rule=blackwood --peer PEER_DIR
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --matrix blackwood.csv \
         --seeds 5 --seconds 600 --cores 0,1,2,3
 """

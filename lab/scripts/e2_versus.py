@@ -31,7 +31,7 @@ both); seeds already there are skipped, so a stopped measurement resumes at the 
 in (that seed's boards stay in --boards). --plot draws both curves, --table
 prints the median score of each at a few CPU times.
 
-    python lab/scripts/e2_versus.py ../shared/e2_data/e2_256.txt --peer /work/peer/libblackwood \\
+    python lab/scripts/e2_versus.py ../shared/e2_data/e2_256.txt --peer PEER_DIR \\
         --seconds 600 --seeds 0,1,2 --csv lab/results/e2_versus_600s.csv \\
         --plot lab/pages/e2_versus_600s.png
 """
