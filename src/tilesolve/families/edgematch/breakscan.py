@@ -208,7 +208,7 @@ class BreakTables:
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         self._kinds: tuple[np.ndarray, np.ndarray] | None = None  # kinds(), found once
-        self.fast_bases: dict[tuple, _FastBase] = {}  # _fast_base(), one per (shared, colours)
+        self._fast: dict[tuple, _FastBase] = {}  # fast_base(), one per (shared, colours)
         # (depth, piece0, rot, W, N, E, S): placement_rows numbers cells row by row
         self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
         depth = {cell: i for i, cell in enumerate(self.cells)}
@@ -258,6 +258,12 @@ class BreakTables:
         if self._kinds is None:
             self._kinds = self._find_kinds()
         return self._kinds
+
+    def fast_base(self, shared: bool, colours: tuple[int, ...]) -> _FastBase:
+        """What every run of the Blackwood rule shares on this table, built once."""
+        if (shared, colours) not in self._fast:
+            self._fast[shared, colours] = _build_fast_base(self, shared, colours)
+        return self._fast[shared, colours]
 
     def _find_kinds(self) -> tuple[np.ndarray, np.ndarray]:
         """(kind per cell, rows of one cell of each kind): cells with the same candidates
@@ -354,13 +360,6 @@ class _FastBase:
     floor_end: int
 
 
-def _fast_base(t: BreakTables, shared: bool, colours: tuple[int, ...]) -> _FastBase:
-    key = (shared, colours)
-    if key not in t.fast_bases:
-        t.fast_bases[key] = _build_fast_base(t, shared, colours)
-    return t.fast_bases[key]
-
-
 def _build_fast_base(t: BreakTables, shared: bool, colours: tuple[int, ...]) -> _FastBase:
     n = t.ncells
     if shared:
@@ -407,7 +406,7 @@ class FastSearcher:
         self.t = t
         n = t.ncells
         self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
-        base = _fast_base(t, shared, colours)
+        base = t.fast_base(shared, colours)
         self.buckets = t.buckets(seed, base.rows, base.keys, base.sizes, base.rank)
         packed = []
         for k, records in enumerate(base.records):  # each phase's entries in this run's order
