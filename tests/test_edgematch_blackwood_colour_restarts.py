@@ -102,7 +102,7 @@ def test_colour_rule_prunes_the_partial_boards_the_plain_rule_walks():
         for _ in range(200):  # the partial board after every 10 000 placements
             s.step(10_000)
             depth = int(s.state[0])
-            short[colours] += bool(short_of_floor(inst, s.walk[3][:depth]))
+            short[colours] += bool(short_of_floor(inst, s.piece[:depth]))
     assert short[colour_rule.BLACKWOOD_COLOURS] == 0 and short[()] > 100
 
 

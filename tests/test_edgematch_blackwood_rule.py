@@ -150,3 +150,30 @@ def test_the_blackwood_fill_order_walks_the_same_tree_in_both_cores_and_gives_bo
     assert report.ok and report.score == 480 - res.breaks
     with pytest.raises(InputError, match="--scan-order works with --break-rule blackwood"):
         breakscan.schedule_of(inst, {"scan_order": "blackwood"})
+
+
+def test_a_fixed_pieces_neighbours_before_it_meet_it_exactly_under_the_blackwood_rule():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    allow = np.full(tables.ncells, 8, np.int32)  # breaks anywhere, the fixed piece's joins too
+    exact = breakscan.eii_exact(inst, tables.cells)
+    found = boards(breakscan.FastSearcher(tables, 3, allow, exact), limit=20)
+    assert len(found) == 20
+    for board in found:  # (3, 2) and (2, 3) come before the fixed piece: their lists meet it
+        fixed = inst.edges(*board[(3, 3)])
+        assert inst.edges(*board[(3, 2)])[sq.E] == fixed[sq.W]
+        assert inst.edges(*board[(2, 3)])[sq.S] == fixed[sq.N]
+        assert board[(3, 3)] == (15, 2) and verify(inst, board, "matches").ok
+
+
+def test_compiled_and_numpy_lists_of_a_run_are_the_same():
+    inst = replace(seven(), fixed={(3, 3): (15, 2)})
+    tables = breakscan.BreakTables(inst)
+    exact = breakscan.eii_exact(inst, tables.cells)
+    base = tables.fast_base(True, (4,), exact)
+    for seed in (0, 1, 2):
+        buckets = tables.buckets(seed, base.rows, base.keys, base.sizes, base.rank)
+        compiled, numpy_ = (breakscan.fast_lists(base, buckets, c) for c in (True, False))
+        assert (compiled[0] == numpy_[0]).all() and (compiled[1] == numpy_[1]).all()
+    lists, rows = compiled
+    assert (rows == breakscan.END).sum() == len(base.head) and (rows >= 0).sum() > 1000

@@ -205,218 +205,228 @@ static PyObject *step(PyObject *self, PyObject *args)
     return Py_BuildValue("iL", code, nodes);
 }
 
-/* The Blackwood rule's loop (`--break-rule blackwood`): at most one break per placement, so
- * no phase 3, and one load per candidate: each bucket's entries are packed records
- *   bits 0-11 piece, 12-17 E colour, 18-23 S colour, 24-29 the colour of the join that may
- *   break (N in phase 1, W in phase 2), the record of candidate idxK[i] at PK[i].
- * A fixed neighbour's demand is one mask and compare per depth (need_mask, need_val on the
- * E and S bits), the border's colour 0 sits in slot n of pe/ps (left/up point there), and the
- * breaks so far in br[d + 1] (br[0] = 0). Measured on Eternity II against the general loop
- * above (lab/scripts/e2_rate.py, lab/pages/hybrid.md "The Blackwood rule").
+/* The Blackwood rule's loop (`--break-rule blackwood`): at most one break per placement, no
+ * break between two frame pieces, and one list per (cell kind, west colour, north colour),
+ * read with one load and one test per candidate, as libblackwood's lists per pair of known
+ * colours are. A list holds packed records
+ *   bits 0-11 piece, 12-23 E colour times ncol, 24-29 S colour, 30 the placement breaks a
+ *   join (E times ncol plus the S colour above is the next list's key, without a multiply),
+ * first the candidates matching both joins; where the depth may break a join, after a
+ * separator those matching the west colour only (N breaks), after another those matching
+ * the north colour only (W breaks), each part in the run's seeded order (breakscan.py
+ * FastSearcher builds them). The separator and the end are the pieces npieces and
+ * npieces + 1, never in use, so the scan stops on them without a bound test; a list is
+ * chosen per depth by the breaks left (head block base1 with breaks, base0 without), and a
+ * separator is passed only while a break is left (the cap may have been lowered since).
+ * A fixed neighbour's demand (east or south of the cell) is met by the kind's lists, which
+ * hold only the candidates meeting it. With no break allowed and lists per cell this walks
+ * the general loop's tree entry for entry (tested); its Python twin walks this loop's tree.
+ * Measured on Eternity II against libblackwood (lab/scripts/e2_rate.py, lab/pages/hybrid.md
+ * "The Blackwood rule").
  *
  * Blackwood's colour-exhaustion rule (`--colour-rule`, colour_rule.py): up to and including
  * depth d the pieces placed must carry at least floor[d] sides of the chosen colours, weight[p]
- * sides on piece p. With the rule on, each bucket lists its candidates by weight, heaviest
- * first, so the first free candidate that fails the floor ends its bucket: every later one
- * fails too (one test per placement, not per candidate). Depths from state[6] on have no floor
- * (0 with the rule off), and neither count nor test.
+ * sides on piece p. With the rule on, each part of a list holds its candidates by weight,
+ * heaviest first, so the first free candidate that fails the floor ends its part: every later
+ * one fails too. Depths from state[4] on have no floor (0 with the rule off).
  *
  * fast_step(arrays, budget) -> (code, placements); arrays (int32 unless said):
- *   0-5   P0, start0, P1, start1, P2, start2 (the buckets of step's phases 0-2)
- *   6,7   left, up: the depth whose E (S) colour keys this depth, n for the border
- *   8,9   need_mask, need_val (per depth)
- *   10,11 allow, exact (per depth, as for step)
- *   12    kind (per depth): the buckets' block of the depth (its cell, or a class of cells
- *         sharing one candidate list, as Blackwood's lists per cell kind)
- *   13,14 weight (per piece), floor (per depth): the colour rule
- *   15-21 pos, lim, phase, piece (per depth), br, pe, ps (n + 1)   [writable]
- *   22    used (per piece)   [writable]
- *   23    cum (n + 1): the chosen colours' sides on depths 0..d-1 at cum[d]   [writable]
- *   24    deep (2n): pos and phase of each depth of the deepest walk so far: copied when the
- *         walk first goes deeper than max_depth, so that the deepest partial board can be
- *         completed when no complete one is found (a copy of d entries at each new depth:
- *         n (n + 1) / 2 in a whole run, nothing beside its placements)   [writable]
- *   25    state (int64): [depth, mode, max_depth, nkeys, ncol, kinds, floor_end]
+ *   0     lists (uint32): every list, each ending in the end sentinel
+ *   1     head: the first entry of list base + W * ncol + N
+ *   2,3   left, up (per depth): the depth whose E (S) colour keys this depth, n for the border
+ *   4     allow (per depth): the breaks allowed up to and including the depth
+ *   5,6   base0, base1 (per depth): the depth's block of head without and with a break left
+ *   7,8   weight (per piece), floor (per depth): the colour rule
+ *   9,10  pos (the entry after the one placed), piece (per depth)   [writable]
+ *   11-13 br, pe, ps (n + 1; br before the depth, pe (E times ncol) and ps slot n the
+ *         border's 0)   [writable]
+ *   14    used (per piece)   [writable]
+ *   15    cum (n + 1): the chosen colours' sides on depths 0..d-1 at cum[d]   [writable]
+ *   16    deep (n): pos of each depth of the deepest walk so far: copied when the walk first
+ *         goes deeper than max_depth, so that the deepest partial board can be completed
+ *         when no complete one is found   [writable]
+ *   17    state (int64): [depth, mode, max_depth, ncol, floor_end]
  */
-enum { FAST_ARRAYS = 26, FAST_FIXED = 15 };
+enum { FAST_ARRAYS = 18, FAST_FIXED = 9 };
 #define PIECE(v) ((v) & 0xfff)
-#define OTHER(v) (((v) >> 24) & 0x3f)
+#define BROKE(v) (((v) >> 30) & 1)
 
-/* The loop reads each depth's fixed facts from one record and keeps each depth's walk in
- * another (copied from and back to the arrays at each step), so that a placement touches two
- * cache lines of per-depth data instead of sixteen arrays, and the compiler keeps far fewer
- * pointers live: 64.3 -> 86-88 M placements per CPU s on Eternity II (the official
- * search's loop alone, no hole fill, seed 0, 10 CPU s, one core, idle machine). */
+/* Each depth in one record of one cache line, copied from and back to the arrays at each
+ * step: its walk (the entry after the one placed, the piece, the breaks and the chosen
+ * colours' sides before it, its E and S colours), its facts (breaks allowed, its blocks of
+ * lists, its colour floor) and where its key's colours lie (the west neighbour's E times
+ * ncol, the north neighbour's S, the border's 0 in record n), so that a placement touches
+ * one record, and the loop keeps few pointers live: one record per depth instead of
+ * sixteen arrays took 64.3 -> 86-88 M placements per CPU s (the loop of three phases), and
+ * this one record a few percent more (lab/pages/hybrid.md). */
 typedef struct {
-    int32_t left, up, allow, exact; /* left/up: the depth whose E (S) colour keys this one */
-    int32_t off0, off1, floor, unused; /* off0/off1: the kind's first bucket, phase 0 / 1-2 */
-    uint32_t mask, want;               /* a fixed neighbour's demand */
-} Depth;
+    const uint32_t *pos;
+    const int32_t *west, *north;
+    int32_t piece, br, pe, ps, cum; /* br, cum: before this depth */
+    int32_t allow, base0, base1, floor, unused; /* 64 bytes */
+} Cell;
 
 typedef struct {
-    int32_t pos, lim, phase, piece, br, pe, ps, cum; /* br, cum: before this depth */
-} Walk;
-
-typedef struct {
-    const uint32_t *P[3];
-    const int32_t *start[3], *weight;
-    const Depth *dp;
-    Walk *w;
-    uint8_t *used; /* per piece, a byte each (4 cache lines for 256 pieces): +2%, 86 -> 88 M */
+    const uint32_t *lists;
+    const int32_t *head, *weight;
+    Cell *c;
+    uint8_t *used; /* per piece and the two sentinels, a byte each */
     int32_t *deep;
-    long long n, floor_end, ncol;
+    long long n, floor_end;
+    uint32_t sep; /* the separator; sep + 1 is the end */
 } Fast;
-
-/* Open phase `ph`'s bucket at depth d; 0 when that phase may not be tried there. */
-static inline int fast_open(Fast *t, long long d, int ph)
-{
-    const Depth *q = &t->dp[d];
-    Walk *w = t->w;
-    if (ph && (q->exact & (ph == 1 ? 2 : 1))) /* the breaks left: fast_place's test */
-        return 0;
-    int32_t l = w[q->left].pe, u = w[q->up].ps;
-    long long b = ph == 0 ? q->off0 + (long long)l * t->ncol + u : q->off1 + (ph == 1 ? l : u);
-    w[d].phase = ph;
-    w[d].pos = t->start[ph][b];
-    w[d].lim = t->start[ph][b + 1];
-    return 1;
-}
-
-/* The first entry of P[i..end) whose piece is free, meeting the fixed neighbours (m, want)
- * and, from phase 1 on, breaking the other join (its colour is not `key`); end if none. The
- * exact phase skips the third test: its loop is the one most placements come from. */
-static inline int32_t fast_scan(const uint32_t *P, int32_t i, int32_t end, const uint8_t *used,
-                                uint32_t m, uint32_t want, int ph, uint32_t key)
-{
-    if (ph == 0) {
-        for (; i < end; i++)
-            if (!used[PIECE(P[i])] && (P[i] & m) == want)
-                return i;
-        return end;
-    }
-    for (; i < end; i++)
-        if (!used[PIECE(P[i])] && (P[i] & m) == want && OTHER(P[i]) != key)
-            return i;
-    return end;
-}
-
-/* The next candidate of depth d from its pos on, placed; 0 when its buckets are spent. */
-static inline int fast_place(Fast *t, long long d)
-{
-    const Depth *q = &t->dp[d];
-    Walk *w = t->w, *here = &w[d];
-    for (;;) {
-        int ph = here->phase;
-        const uint32_t *P = t->P[ph];
-        uint32_t key = ph == 0 ? 0 : ph == 1 ? (uint32_t)w[q->up].ps : (uint32_t)w[q->left].pe;
-        int32_t end = here->lim, i = fast_scan(P, here->pos, end, t->used, q->mask, q->want, ph,
-                                               key);
-        if (i < end && d < t->floor_end) {
-            int32_t c = here->cum + t->weight[PIECE(P[i])];
-            if (c < q->floor)
-                i = end; /* the heaviest free candidate is short: so is the rest */
-            else
-                here[1].cum = c;
-        }
-        here->pos = i;
-        if (i < end) {
-            uint32_t v = P[i];
-            here->piece = PIECE(v);
-            t->used[PIECE(v)] = 1;
-            here->pe = (v >> 12) & 0x3f;
-            here->ps = (v >> 18) & 0x3f;
-            here[1].br = here->br + (ph != 0);
-            return 1;
-        }
-        if (here->br >= q->allow)
-            return 0; /* no break left here: the break phases are not tried (most depths) */
-        int next = ph;
-        do
-            if (++next > 2)
-                return 0;
-        while (!fast_open(t, d, next));
-    }
-}
 
 /* The walk of depths 0..d (the one just placed included), kept as the deepest. */
 static inline void keep_deepest(Fast *t, long long d)
 {
-    for (long long k = 0; k <= d; k++) {
-        t->deep[k] = t->w[k].pos;
-        t->deep[t->n + k] = t->w[k].phase;
-    }
+    for (long long k = 0; k <= d; k++)
+        t->deep[k] = (int32_t)(t->c[k].pos - t->lists);
 }
 
-static long long fast_run(Fast *t, long long budget, int *code, int64_t *state)
+/* The walk, written with gotos as generated code per depth is, but over the depths'
+ * records: `here` points at the depth's, so that a placement is a few loads and stores with
+ * no index arithmetic (lab/pages/hybrid.md: instructions a placement under callgrind). */
+static __attribute__((noinline)) long long fast_run(Fast *t, long long budget, int *code,
+                                                    int64_t *state)
 {
-    long long d = state[0], maxd = state[2], nodes = 0;
-    int mode = (int)state[1];
+    const int32_t *head = t->head, *weight = t->weight;
+    uint8_t *used = t->used;
+    const uint32_t sep = t->sep;
+    Cell *const c = t->c, *const end = c + t->n, *const floor_end = c + t->floor_end;
+    Cell *here = c + state[0], *deepest = c + state[2];
+    long long left = budget;
+    const uint32_t *p; /* the next entry of the depth's list */
+    uint32_t v;
     *code = 0;
-    for (;;) {
-        if (mode == OPEN) {
-            if (d == t->n) {
-                mode = BACK;
-                *code = 1;
-                break;
-            }
-            fast_open(t, d, 0);
-        } else {
-            d--;
-            t->used[t->w[d].piece] = 0;
-            t->w[d].pos++;
-        }
-        int placed = fast_place(t, d);
-        if (placed && d >= maxd)
-            keep_deepest(t, d);
-        if (advance(placed, &d, &maxd, &mode, &nodes, budget, code))
-            break;
+    if (state[1] != OPEN)
+        goto back;
+open:
+    if (here == end) {
+        *code = 1;
+        state[1] = BACK;
+        goto out;
     }
-    return keep_walk(state, d, mode, maxd, nodes);
+    p = t->lists + head[(here->br < here->allow ? here->base1 : here->base0) + *here->west +
+                        *here->north];
+scan:
+    do
+        v = *p++;
+    while (used[PIECE(v)]);
+    if (PIECE(v) >= sep) { /* a separator goes on to the breaks while one is left */
+        if (PIECE(v) > sep || here->br >= here->allow)
+            goto back;
+        goto scan;
+    }
+    if (here < floor_end) {
+        int32_t sides = here->cum + weight[PIECE(v)];
+        if (sides < here->floor) { /* the heaviest free candidate is short: so is its part */
+            if (here->br >= here->allow)
+                goto back; /* and no break part may follow */
+            while (PIECE(*p) < sep)
+                p++;
+            goto scan;
+        }
+        here[1].cum = sides;
+    }
+    here->pos = p;
+    here->piece = PIECE(v);
+    used[PIECE(v)] = 1;
+    here->pe = (v >> 12) & 0xfff;
+    here->ps = (v >> 24) & 0x3f;
+    here[1].br = here->br + BROKE(v);
+    if (here >= deepest) {
+        keep_deepest(t, here - c);
+        deepest = here + 1;
+    }
+    here++;
+    if (--left > 0)
+        goto open;
+    state[1] = OPEN;
+    goto out;
+back:
+    if (here == c) { /* the tree is done; a next step walks it again */
+        *code = -1;
+        state[1] = OPEN;
+        goto out;
+    }
+    here--;
+    used[here->piece] = 0;
+    p = here->pos;
+    goto scan;
+out:
+    state[0] = here - c;
+    state[2] = deepest - c;
+    return budget - left;
 }
 
 /* Whether the arrays fit: per-depth ones (br, pe, ps, cum hold one more) and per-piece ones
- * (weight, used) long enough, the floor's end and every depth's kind in range. */
+ * long enough; the neighbours' depths, the blocks, the walk's entries and colours and the
+ * lists' heads in range; every entry a piece or a sentinel whose colours key a list of the
+ * block; an end sentinel last (so that no scan runs past the lists). */
 static int fast_arrays_bad(const Py_buffer *v, long long n)
 {
-    const int32_t *kind = v[12].buf;
-    const int64_t *state = v[25].buf;
-    if (v[25].len < 7 * 8 || v[24].len / 4 < 2 * n || v[13].len != v[22].len)
+    const int64_t *state = v[17].buf;
+    long long nlists = v[0].len / 4, nhead = v[1].len / 4, pieces = v[14].len / 4;
+    const uint32_t *L = v[0].buf;
+    const int32_t *head = v[1].buf, *left = v[2].buf, *up = v[3].buf, *b0 = v[5].buf,
+                  *b1 = v[6].buf, *pos = v[9].buf, *pe = v[12].buf, *ps = v[13].buf;
+    if (v[17].len < 5 * 8 || v[16].len / 4 < n || v[7].len != v[14].len || pieces + 2 > 0x1000)
         return 1;
-    for (int k = 6; k < 24; k++)
-        if (k != 13 && k != 22 && v[k].len / 4 < n + (k >= 19))
+    for (int k = 2; k < 16; k++)
+        if (k != 7 && k != 14 && v[k].len / 4 < n + (k >= 11))
             return 1;
-    if (state[6] < 0 || state[6] > n)
+    long long ncol = state[3], keys = ncol * ncol;
+    if (state[4] < 0 || state[4] > n || ncol < 1 || ncol > 64 || nlists < 1 ||
+        L[nlists - 1] != (uint32_t)pieces + 1)
         return 1;
-    for (long long d = 0; d < n; d++) /* every kind's buckets there */
-        if (kind[d] < 0 || kind[d] >= state[5] || v[1].len / 4 <= (kind[d] + 1) * state[3] ||
-            v[3].len / 4 <= (kind[d] + 1) * state[4])
+    for (long long i = 0; i < nlists; i++)
+        if (PIECE(L[i]) > pieces + 1 || ((L[i] >> 12) & 0xfff) + ((L[i] >> 24) & 0x3f) >= keys)
+            return 1;
+    for (long long i = 0; i < nhead; i++)
+        if (head[i] < 0 || head[i] >= nlists)
+            return 1;
+    for (long long d = 0; d <= n; d++)
+        if (pe[d] < 0 || pe[d] > keys - ncol || ps[d] < 0 || ps[d] >= ncol)
+            return 1;
+    for (long long d = 0; d < n; d++)
+        if (left[d] < 0 || left[d] > n || up[d] < 0 || up[d] > n || b0[d] < 0 || b1[d] < 0 ||
+            b0[d] + keys > nhead || b1[d] + keys > nhead || pos[d] < 0 || pos[d] >= nlists)
             return 1;
     return 0;
 }
 
-/* The per-depth records from the arrays (and the walk, n + 1 records, back with `out`). */
-static void fast_records(const Py_buffer *v, long long n, Depth *dp, Walk *w, int out)
+/* The depths' records from the arrays (n + 1: record n is the border's), or the walk back. */
+static void fast_records(const Py_buffer *v, long long n, Cell *c, int out)
 {
-    int32_t *a[8];
-    for (int k = 0; k < 7; k++) /* pos, lim, phase, piece, br, pe, ps */
-        a[k] = v[15 + k].buf;
-    a[7] = v[23].buf; /* cum */
+    const uint32_t *L = v[0].buf;
+    int32_t *pos = v[9].buf, *piece = v[10].buf, *a[4] = {v[11].buf, v[12].buf, v[13].buf,
+                                                          v[15].buf}; /* br, pe, ps, cum */
     for (long long d = 0; d <= n; d++) {
-        int32_t *f = &w[d].pos;
-        for (int k = 0; k < 8; k++)
-            if (d < n || k >= 4) /* pos, lim, phase, piece: n entries */
-                out ? (a[k][d] = f[k]) : (f[k] = a[k][d]);
+        int32_t *f[4] = {&c[d].br, &c[d].pe, &c[d].ps, &c[d].cum};
+        for (int k = 0; k < 4; k++)
+            out ? (a[k][d] = *f[k]) : (*f[k] = a[k][d]);
+        if (d == n)
+            break;
+        if (out) {
+            pos[d] = (int32_t)(c[d].pos - L);
+            piece[d] = c[d].piece;
+        } else {
+            c[d].pos = L + pos[d];
+            c[d].piece = piece[d];
+        }
     }
     if (out)
         return;
-    const int32_t *r[9];
-    for (int k = 0; k < 9; k++) /* left, up, need_mask, need_val, allow, exact, kind, -, floor */
-        r[k] = v[6 + k].buf;
-    const int64_t *state = v[25].buf;
-    for (long long d = 0; d < n; d++)
-        dp[d] = (Depth){r[0][d], r[1][d], r[4][d], r[5][d], (int32_t)(r[6][d] * state[3]),
-                        (int32_t)(r[6][d] * state[4]), r[8][d], 0, (uint32_t)r[2][d],
-                        (uint32_t)r[3][d]};
+    const int32_t *left = v[2].buf, *up = v[3].buf, *allow = v[4].buf, *b0 = v[5].buf,
+                  *b1 = v[6].buf, *floor = v[8].buf;
+    for (long long d = 0; d < n; d++) {
+        c[d].west = &c[left[d]].pe;
+        c[d].north = &c[up[d]].ps;
+        c[d].allow = allow[d];
+        c[d].base0 = b0[d];
+        c[d].base1 = b1[d];
+        c[d].floor = floor[d];
+    }
 }
 
 static PyObject *fast_step(PyObject *self, PyObject *args)
@@ -425,52 +435,103 @@ static PyObject *fast_step(PyObject *self, PyObject *args)
     Py_buffer v[FAST_ARRAYS];
     if (take_step_args(args, FAST_ARRAYS, FAST_FIXED, v, &budget) < 0)
         return NULL;
-    long long n = v[6].len / 4;
-    Depth *dp = NULL;
-    Walk *w = NULL;
+    long long n = v[2].len / 4;
     if (fast_arrays_bad(v, n)) {
-        PyErr_SetString(PyExc_ValueError, "per-depth arrays too short");
+        PyErr_SetString(PyExc_ValueError, "the Blackwood rule's arrays do not fit");
         release_buffers(v, FAST_ARRAYS);
         return NULL;
     }
-    long long pieces = v[22].len / 4;
-    int32_t *used = v[22].buf;
-    dp = PyMem_Malloc(sizeof(Depth) * (n + 1));
-    w = PyMem_Malloc(sizeof(Walk) * (n + 1));
-    uint8_t *used8 = PyMem_Malloc(pieces + 1);
-    if (!dp || !w || !used8) {
-        PyMem_Free(dp);
-        PyMem_Free(w);
+    long long pieces = v[14].len / 4;
+    int32_t *used = v[14].buf;
+    Cell *c = PyMem_Calloc(n + 1, sizeof(Cell));
+    uint8_t *used8 = PyMem_Calloc(pieces + 2, 1);
+    if (!c || !used8) {
+        PyMem_Free(c);
         PyMem_Free(used8);
         release_buffers(v, FAST_ARRAYS);
         return PyErr_NoMemory();
     }
-    fast_records(v, n, dp, w, 0);
-    int64_t *state = v[25].buf;
+    fast_records(v, n, c, 0);
+    int64_t *state = v[17].buf;
     for (long long p = 0; p < pieces; p++)
         used8[p] = used[p] != 0;
-    Fast t = {.weight = v[13].buf, .dp = dp, .w = w, .used = used8, .deep = v[24].buf,
-              .n = n, .floor_end = state[6], .ncol = state[4]};
-    for (int k = 0; k < 3; k++) {
-        t.P[k] = v[2 * k].buf;
-        t.start[k] = v[2 * k + 1].buf;
-    }
+    Fast t = {.lists = v[0].buf, .head = v[1].buf, .weight = v[7].buf, .c = c, .used = used8,
+              .deep = v[16].buf, .n = n, .floor_end = state[4], .sep = (uint32_t)pieces};
     int code = 0;
     long long nodes;
     Py_BEGIN_ALLOW_THREADS
     nodes = fast_run(&t, budget < 1 ? 1 : budget, &code, state);
     Py_END_ALLOW_THREADS
-    fast_records(v, n, dp, w, 1);
+    fast_records(v, n, c, 1);
     for (long long p = 0; p < pieces; p++)
         used[p] = used8[p];
-    PyMem_Free(dp);
-    PyMem_Free(w);
+    PyMem_Free(c);
     PyMem_Free(used8);
     release_buffers(v, FAST_ARRAYS);
     return Py_BuildValue("iL", code, nodes);
 }
 
+/* fast_fill(lists, rows, order, offsets, targets, start, body, base_rows, broke): one phase's
+ * entries into the lists of a run (breakscan.fast_lists, whose numpy twin sorts instead):
+ * the rows in the run's order `order`, each into the lists targets[offsets[r]..offsets[r+1]),
+ * each list's part filled from start[list] on, so that within a part the rows keep the run's
+ * order; the entry's record body[r] | broke, its table row base_rows[r]. A counting scatter,
+ * with no sort: 0.1 ms a phase on Eternity II against the sort's 0.4-0.7 ms. */
+static PyObject *fast_fill(PyObject *self, PyObject *args)
+{
+    PyObject *objs[8];
+    unsigned int broke;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOI", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4],
+                          &objs[5], &objs[6], &objs[7], &broke))
+        return NULL;
+    int width[8] = {4, 4, 4, 4, 4, 4, 4, 4}, writable[8] = {1, 1, 0, 0, 0, 0, 0, 0};
+    Py_buffer v[8];
+    if (take_buffers(objs, 8, width, writable, v) < 0)
+        return NULL;
+    uint32_t *lists = v[0].buf;
+    int32_t *rows = v[1].buf;
+    const int32_t *order = v[2].buf, *offsets = v[3].buf, *targets = v[4].buf,
+                  *start = v[5].buf, *base_rows = v[7].buf;
+    const uint32_t *body = v[6].buf;
+    long long nlists = v[0].len / 4, norder = v[2].len / 4, nrows = v[3].len / 4 - 1,
+              ntargets = v[4].len / 4, nstart = v[5].len / 4;
+    int32_t *cursor = PyMem_Malloc(sizeof(int32_t) * (nstart + 1));
+    if (!cursor) {
+        release_buffers(v, 8);
+        return PyErr_NoMemory();
+    }
+    int bad = nrows < 0 || v[1].len != v[0].len || v[6].len / 4 < nrows || v[7].len / 4 < nrows;
+    for (long long k = 0; !bad && k < nstart; k++)
+        cursor[k] = start[k];
+    for (long long i = 0; !bad && i < norder; i++) {
+        int32_t r = order[i];
+        if (r < 0 || r >= nrows || offsets[r] < 0 || offsets[r] > offsets[r + 1] ||
+            offsets[r + 1] > ntargets) {
+            bad = 1;
+            break;
+        }
+        for (int32_t k = offsets[r]; k < offsets[r + 1]; k++) {
+            int32_t list = targets[k];
+            if (list < 0 || list >= nstart || cursor[list] < 0 || cursor[list] >= nlists) {
+                bad = 1;
+                break;
+            }
+            int32_t at = cursor[list]++;
+            lists[at] = body[r] | broke;
+            rows[at] = base_rows[r];
+        }
+    }
+    PyMem_Free(cursor);
+    release_buffers(v, 8);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "the lists' entries do not fit");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"fast_fill", fast_fill, METH_VARARGS, "One phase's entries into a run's lists."},
     {"step", step, METH_VARARGS, "Run the break search for at most `budget` placements."},
     {"fast_step", fast_step, METH_VARARGS, "The Blackwood rule's loop, at most `budget` placements."},
     {NULL, NULL, 0, NULL},

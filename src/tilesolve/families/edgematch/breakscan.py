@@ -208,7 +208,7 @@ class BreakTables:
         self.nkeys = self.ncol * self.ncol
         self.npieces = inst.n
         self._kinds: tuple[np.ndarray, np.ndarray] | None = None  # kinds(), found once
-        self._fast: dict[tuple, _FastBase] = {}  # fast_base(), one per (shared, colours)
+        self._fast: dict[tuple, _FastBase] = {}  # fast_base(), one per (shared, colours, exact)
         # (depth, piece0, rot, W, N, E, S): placement_rows numbers cells row by row
         self.rows = np.array(placement_rows(base), dtype=np.int32).reshape(-1, 7)
         depth = {cell: i for i, cell in enumerate(self.cells)}
@@ -259,11 +259,13 @@ class BreakTables:
             self._kinds = self._find_kinds()
         return self._kinds
 
-    def fast_base(self, shared: bool, colours: tuple[int, ...]) -> _FastBase:
+    def fast_base(self, shared: bool, colours: tuple[int, ...],
+                  exact: np.ndarray) -> _FastBase:
         """What every run of the Blackwood rule shares on this table, built once."""
-        if (shared, colours) not in self._fast:
-            self._fast[shared, colours] = _build_fast_base(self, shared, colours)
-        return self._fast[shared, colours]
+        key = (shared, colours, exact.tobytes())
+        if key not in self._fast:
+            self._fast[key] = _build_fast_base(self, shared, colours, exact)
+        return self._fast[key]
 
     def _find_kinds(self) -> tuple[np.ndarray, np.ndarray]:
         """(kind per cell, rows of one cell of each kind): cells with the same candidates
@@ -342,25 +344,118 @@ class BreakSearcher:
 class _FastBase:
     """What every run of the Blackwood rule shares on one table, built once instead of at
     every restart (5.7 ms a restart, about 3% of the CPU of a search on the official board,
-    which restarts some 6 times a second): the rows by cell kind and their bucket keys,
-    each phase's packed record for every row (piece, E and S colours, and the colour of
-    the join that may break), the neighbours' depths and fixed demands by depth, and the
-    colour rule's weights and floor."""
+    which restarts some 6 times a second): the rows by cell kind and their bucket keys (the
+    three phases' orders, seeded per run), each row's packed record (piece, E colour times
+    ncol, S colour), for each phase the lists each row goes into, the lists' layout (where
+    each part starts, the separators and ends in place, each list's head), the neighbours'
+    depths and each depth's blocks of lists without and with a break, and the colour rule's
+    weights and floor. Only the order within each part is the run's."""
 
     rows: np.ndarray
     keys: tuple[np.ndarray, ...]
     sizes: tuple[int, ...]
     rank: np.ndarray | None
-    records: tuple[np.ndarray, ...]
-    cells: tuple[np.ndarray, ...]  # left, up, mask, val by depth
-    kind: np.ndarray
+    body: np.ndarray  # per row: piece | E * ncol << 12 | S << 24
+    where: np.ndarray  # per table row: its row here, or -1
+    phases: tuple[_PhaseLists, ...]
+    blank: tuple[np.ndarray, np.ndarray]  # lists and rows with the separators and ends only
+    head: np.ndarray  # each list's first entry
+    cells: tuple[np.ndarray, ...]  # left, up, base0, base1 by depth
     weight: np.ndarray
     due: np.ndarray
-    nkinds: int
     floor_end: int
 
 
-def _build_fast_base(t: BreakTables, shared: bool, colours: tuple[int, ...]) -> _FastBase:
+@dataclass(frozen=True)
+class _PhaseLists:
+    """One phase's entries in the lists: the lists each row goes into (offsets by row,
+    list numbers: block * nkeys + W * ncol + N), and per list where the phase's part starts
+    in the lists and where its entries start among the phase's sorted by list."""
+
+    offsets: np.ndarray
+    lists: np.ndarray
+    part_start: np.ndarray
+    first: np.ndarray
+    broke: np.uint32  # the break bit of the phase's records
+
+
+SEP, END = -1, -2  # a list's separator (before each break part) and end, as rows
+
+
+def _blocks(t: BreakTables, kind: np.ndarray, exact: np.ndarray) -> tuple[dict, np.ndarray,
+                                                                         np.ndarray]:
+    """The blocks of lists: one per (kind, fixed east and south demands, break phases
+    allowed: bit 0 N may break, bit 1 W may), and each depth's block without a break and with
+    its own breaks (the same block where no join may break)."""
+    blocks: dict[tuple[int, int, int, int], int] = {}
+    base0, base1 = (np.zeros(t.ncells, np.int32) for _ in range(2))
+    for d in range(t.ncells):
+        sig = (int(kind[d]), int(t.need_e[d]), int(t.need_s[d]))
+        phases = (0 if exact[d] & 2 else 1) | (0 if exact[d] & 1 else 2)
+        b0 = blocks.setdefault((*sig, 0), len(blocks))
+        b1 = blocks.setdefault((*sig, phases), len(blocks)) if phases else b0
+        base0[d], base1[d] = b0 * t.nkeys, b1 * t.nkeys
+    return blocks, base0, base1
+
+
+def _targets(t: BreakTables, rows: np.ndarray, row_kind: np.ndarray,
+             blocks: dict) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For each phase, (row, list) of every entry: phase 0 (both joins matched) into every
+    block of the row's kind whose demands it meets, at its own colours; phase 1 (W matched)
+    into those blocks where N may break, at every other N; phase 2 (N matched) likewise at
+    every other W."""
+    ncol, nkeys = t.ncol, t.nkeys
+    cw, cn, ce, cs = (t.rows[rows, k].astype(np.int64) for k in (3, 4, 5, 6))
+    others = np.arange(ncol)
+    found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], [], []]
+    for (k, need_e, need_s, phases), b in blocks.items():
+        mine = np.flatnonzero((row_kind == k) & ((need_e < 0) | (ce == need_e))
+                              & ((need_s < 0) | (cs == need_s)))
+        found[0].append((mine, b * nkeys + cw[mine] * ncol + cn[mine]))
+        for ph, own, fixed, step in ((1, cn, cw * ncol, 1), (2, cw, cn, ncol)):
+            if phases & ph:
+                keep = others != own[mine][:, None]
+                lists = b * nkeys + fixed[mine][:, None] + others * step
+                found[ph].append((np.broadcast_to(mine[:, None], keep.shape)[keep],
+                                  lists[keep]))
+    empty = np.zeros(0, np.int64)
+    return [(np.concatenate([m for m, _ in f]) if f else empty,
+             np.concatenate([k for _, k in f]) if f else empty) for f in found]
+
+
+def _layout(t: BreakTables, rows: np.ndarray, blocks: dict,
+            found: list[tuple[np.ndarray, np.ndarray]]) -> tuple:
+    """Each list as its parts: the exact entries, a separator and the W-matched ones where N
+    may break, a separator and the N-matched ones where W may, the end. (phases, blank,
+    head)."""
+    nlists = len(blocks) * t.nkeys
+    count = [np.bincount(lists, minlength=nlists) for _, lists in found]
+    phases = np.repeat([ph for (*_, ph) in blocks], t.nkeys)  # per list: break parts allowed
+    seps = [(phases & 1) > 0, (phases & 2) > 0]
+    # the list's length: its parts, a separator before each break part, its end
+    size = count[0] + count[1] + count[2] + seps[0] + seps[1] + 1
+    head = np.concatenate(([0], np.cumsum(size)))
+    starts = [head[:-1], head[:-1] + count[0] + seps[0], 0]
+    starts[2] = starts[1] + count[1] + seps[1]
+    lists = np.zeros(head[-1], np.int64)
+    for ph in (1, 2):  # the separators, where the parts begin
+        lists[(starts[ph] - 1)[seps[ph - 1]]] = SEP
+    lists[head[1:] - 1] = END
+    out = []
+    for ph, (who, lid) in enumerate(found):
+        order = np.argsort(who, kind="stable")
+        offsets = np.concatenate(([0], np.cumsum(np.bincount(who, minlength=len(rows)))))
+        first = np.concatenate(([0], np.cumsum(count[ph])[:-1]))
+        out.append(_PhaseLists(offsets.astype(np.int32), lid[order].astype(np.int32),
+                               starts[ph].astype(np.int32), first, np.uint32(ph > 0) << 30))
+    npieces = t.npieces
+    blank = np.where(lists == SEP, npieces, np.where(lists == END, npieces + 1, 0))
+    return tuple(out), (blank.astype(np.uint32), lists.astype(np.int32)), \
+        head[:-1].astype(np.int32)
+
+
+def _build_fast_base(t: BreakTables, shared: bool, colours: tuple[int, ...],
+                     exact: np.ndarray) -> _FastBase:
     n = t.ncells
     if shared:
         kind, rows = t.kinds()
@@ -369,32 +464,63 @@ def _build_fast_base(t: BreakTables, shared: bool, colours: tuple[int, ...]) -> 
     nk = int(kind.max()) + 1
     weight = colour_rule.weights(t.inst, colours)
     due = colour_rule.floor(n, int(weight.sum())) if colours else np.zeros(n, np.int32)
-    k, w, no = (kind[t.rows[rows, 0]].astype(np.int64), t.rows[rows, 3], t.rows[rows, 4])
-    piece, cw, cn, ce, cs = (a.astype(np.uint32) for a in t.cand)
-    body = piece | ce << 12 | cs << 18
+    row_kind = kind[t.rows[rows, 0]].astype(np.int64)
+    w, no = t.rows[rows, 3], t.rows[rows, 4]
+    piece, _, _, ce, cs = (a[rows].astype(np.uint32) for a in t.cand)
+    blocks, base0, base1 = _blocks(t, kind, exact)
+    phases, blank, head = _layout(t, rows, blocks, _targets(t, rows, row_kind, blocks))
+    where = np.full(len(t.rows), -1, np.int32)
+    where[rows] = np.arange(len(rows))
     left = np.where(t.left < 0, n, t.left).astype(np.int32)
     up = np.where(t.up < 0, n, t.up).astype(np.int32)
-    mask = np.where(t.need_e >= 0, 0x3F << 12, 0) | np.where(t.need_s >= 0, 0x3F << 18, 0)
-    val = np.maximum(t.need_e, 0) << 12 | np.maximum(t.need_s, 0) << 18
     return _FastBase(
-        rows=rows,
-        keys=(k * t.nkeys + w * t.ncol + no, k * t.ncol + w, k * t.ncol + no),
+        rows=rows.astype(np.int32),
+        keys=(row_kind * t.nkeys + w * t.ncol + no, row_kind * t.ncol + w,
+              row_kind * t.ncol + no),
         sizes=(nk * t.nkeys, nk * t.ncol, nk * t.ncol),
         rank=4 - weight if colours else None,
-        records=(body, body | cn << 24, body | cw << 24),
-        cells=(left, up, mask.astype(np.int32), val.astype(np.int32)),
-        kind=kind, weight=weight, due=due, nkinds=nk,
+        body=piece | ce * np.uint32(t.ncol) << 12 | cs << 24, where=where,
+        phases=phases, blank=blank, head=head, cells=(left, up, base0, base1),
+        weight=weight, due=due,
         floor_end=int(np.flatnonzero(due).max()) + 1 if due.any() else 0)
+
+
+def fast_lists(base: _FastBase, buckets: tuple[np.ndarray, ...],
+               compiled: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(lists, rows) of one run: each list's parts in the run's seeded order (each phase's
+    buckets) between the separators and ends the base laid out; rows[i] entry i's row of
+    the table, or SEP / END. Compiled, a counting scatter (`_breakscan.fast_fill`); else per
+    phase one stable sort of its entries by list, so that within a part the rows keep the
+    phase's order."""
+    lists, rows = base.blank[0].copy(), base.blank[1].copy()
+    for ph, part in enumerate(base.phases):
+        order = base.where[buckets[2 * ph + 1]]
+        if compiled:
+            _breakscan.fast_fill(lists, rows, order, part.offsets, part.lists, part.part_start,
+                                 base.body, base.rows, int(part.broke))
+            continue
+        count = part.offsets[order + 1] - part.offsets[order]
+        ends = np.cumsum(count)
+        total = int(ends[-1]) if len(ends) else 0
+        at = np.repeat(part.offsets[order] - (ends - count), count) + np.arange(total)
+        lid = part.lists[at]
+        perm = np.argsort(lid, kind="stable")
+        lid, row = lid[perm], np.repeat(order, count)[perm]
+        dest = part.part_start[lid] + np.arange(total) - part.first[lid]
+        lists[dest] = base.body[row] | part.broke
+        rows[dest] = base.rows[row]
+    return lists, rows
 
 
 class FastSearcher:
     """One seeded search under the Blackwood rule, in `_breakscan.fast_step`: at most one
-    break per placement, so the buckets of phases 0-2 only, each entry a packed record
-    (piece, E, S and the join that may break) read with one load (_breakscan.c); without
-    the compiled core, or with engine "python", the same loop in Python (py_fast_step).
-    colours: Blackwood's colour-exhaustion rule on those colours (colour_rule.py), or none."""
+    break per placement, one list per (cell kind, W, N) holding the exact candidates then
+    the one-break ones, each entry a packed record read with one load (_breakscan.c);
+    without the compiled core, or with engine "python", the same loop in Python
+    (py_fast_step). colours: Blackwood's colour-exhaustion rule on those colours
+    (colour_rule.py), or none."""
 
-    MAX_PIECES, MAX_COLOURS = 1 << 12, 1 << 6
+    MAX_PIECES, MAX_COLOURS = (1 << 12) - 2, 1 << 6  # two piece numbers mark a list's parts
 
     def __init__(self, t: BreakTables, seed: int, allow: np.ndarray, exact: np.ndarray,
                  shared: bool = True, engine: str = "auto", colours: tuple[int, ...] = ()):
@@ -406,21 +532,18 @@ class FastSearcher:
         self.t = t
         n = t.ncells
         self.allow = np.ascontiguousarray(allow, dtype=np.int32).copy()
-        base = t.fast_base(shared, colours)
+        base = t.fast_base(shared, colours, np.asarray(exact, np.int32))
         self.buckets = t.buckets(seed, base.rows, base.keys, base.sizes, base.rank)
-        packed = []
-        for k, records in enumerate(base.records):  # each phase's entries in this run's order
-            packed += [np.ascontiguousarray(records[self.buckets[2 * k + 1]]),
-                       self.buckets[2 * k]]
-        self.walk = [np.zeros(n, np.int32) for _ in range(4)]  # pos, lim, phase, piece
+        lists, self.entry_rows = fast_lists(base, self.buckets, self.compiled)
+        head = base.head
+        self.pos, self.piece = np.zeros(n, np.int32), np.zeros(n, np.int32)
         self.br, self.pe, self.ps, self.cum = (np.zeros(n + 1, np.int32) for _ in range(4))
         self.used = np.zeros(t.npieces, np.int32)
-        self.state = np.array([0, OPEN, 0, t.nkeys, t.ncol, base.nkinds, base.floor_end],
-                              np.int64)
-        self.deep = np.zeros(2 * n, np.int32)  # pos, phase of the deepest walk (_breakscan.c)
-        self.arrays = (*packed, *base.cells, self.allow, np.ascontiguousarray(exact, np.int32),
-                       base.kind, base.weight, base.due, *self.walk, self.br, self.pe, self.ps,
-                       self.used, self.cum, self.deep, self.state)
+        self.state = np.array([0, OPEN, 0, t.ncol, base.floor_end], np.int64)
+        self.deep = np.zeros(n, np.int32)  # pos of the deepest walk (_breakscan.c)
+        self.arrays = (lists, head, *base.cells[:2], self.allow, *base.cells[2:], base.weight,
+                       base.due, self.pos, self.piece, self.br, self.pe, self.ps, self.used,
+                       self.cum, self.deep, self.state)
 
     @property
     def max_depth(self) -> int:
@@ -438,73 +561,71 @@ class FastSearcher:
             return _breakscan.fast_step(self.arrays, budget)
         return py_fast_step(self.arrays, budget)
 
+    def _decode(self, pos: np.ndarray) -> Solution:
+        return self.t.decode(self.entry_rows[pos - 1])  # pos: the entry after the one placed
+
     def solution(self) -> Solution:
-        pos, _, phase, _ = self.walk
-        idx = self.buckets[1::2]
-        return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.t.ncells)])
+        return self._decode(self.pos)
 
     def deepest(self) -> Solution:
         """The deepest partial board this run has placed (its first `max_depth` cells)."""
-        n, idx = self.t.ncells, self.buckets[1::2]
-        pos, phase = self.deep[:n], self.deep[n:]
-        return self.t.decode([idx[phase[d]][pos[d]] for d in range(self.max_depth)])
+        return self._decode(self.deep[:self.max_depth])
 
 
 def py_fast_step(arrays: tuple, budget: int) -> tuple[int, int]:
     """The loop of `_breakscan.fast_step` in Python (the fallback of the Blackwood rule)."""
-    (p0, s0, p1, s1, p2, s2, left, up, mask, val, allow, exact, kind, weight, due, pos, lim,
-     phase, piece, br, pe, ps, used, cum, deep, state) = arrays
-    packed, starts = (p0, p1, p2), (s0, s1, s2)
-    d, mode, maxd, nkeys, ncol, _, floor_end = (int(x) for x in state[:7])
-    n, nodes, code = len(left), 0, 0
+    (lists, head, left, up, allow, base0, base1, weight, due, pos, piece, br, pe, ps, used,
+     cum, deep, state) = arrays
+    d, mode, maxd, _, floor_end = (int(x) for x in state[:5])
+    n, nodes, code, sep = len(left), 0, 0, len(used)
 
-    def bucket(d: int, ph: int) -> int:
-        lc, uc = int(pe[left[d]]), int(ps[up[d]])
-        return int(kind[d]) * nkeys + lc * ncol + uc if ph == 0 else \
-            int(kind[d]) * ncol + (lc if ph == 1 else uc)
-
-    def open_(d: int, ph: int) -> bool:
-        if ph and (br[d] >= allow[d] or exact[d] & (2 if ph == 1 else 1)):
-            return False
-        b = bucket(d, ph)
-        phase[d], pos[d], lim[d] = ph, starts[ph][b], starts[ph][b + 1]
-        return True
-
-    def place(d: int) -> bool:
+    def next_(d: int, p: int) -> int | None:
+        """From entry p on, the record of the next candidate placed at depth d, or none."""
         while True:
-            ph = int(phase[d])
-            key = int(ps[up[d]]) if ph == 1 else int(pe[left[d]])
-            for i in range(int(pos[d]), int(lim[d])):
-                v = int(packed[ph][i])
-                if used[v & 0xFFF] or (v & int(mask[d])) != val[d] or \
-                        (ph and ((v >> 24) & 0x3F) == key):
+            v = int(lists[p])
+            p += 1
+            pc = v & 0xFFF
+            if pc >= sep:  # a separator goes on to the breaks while one is left
+                if pc > sep or br[d] >= allow[d]:
+                    return None
+                continue
+            if used[pc]:
+                continue
+            if d < floor_end:  # the colour rule: this part ends at the first one short
+                if cum[d] + weight[pc] < due[d]:
+                    if br[d] >= allow[d]:  # and no break part may follow
+                        return None
+                    while int(lists[p]) & 0xFFF < sep:
+                        p += 1
                     continue
-                if d < floor_end:  # the colour rule: this bucket ends at the first one short
-                    if cum[d] + weight[v & 0xFFF] < due[d]:
-                        pos[d] = lim[d]
-                        break
-                    cum[d + 1] = cum[d] + weight[v & 0xFFF]
-                pos[d], piece[d], used[v & 0xFFF] = i, v & 0xFFF, 1
-                pe[d], ps[d], br[d + 1] = (v >> 12) & 0x3F, (v >> 18) & 0x3F, br[d] + (ph > 0)
-                return True
-            if not any(open_(d, nxt) for nxt in range(ph + 1, 3)):
-                return False
+                cum[d + 1] = cum[d] + weight[pc]
+            pos[d] = p
+            return v
 
     while True:
         if mode == OPEN:
             if d == n:
                 mode, code = BACK, 1
                 break
-            open_(d, 0)
+            key = int(pe[left[d]]) + int(ps[up[d]])  # pe: E times ncol
+            p = int(head[(base1[d] if br[d] < allow[d] else base0[d]) + key])
         else:
             d -= 1
             used[piece[d]] = 0
-            pos[d] += 1
-        placed = place(d)
-        if placed and d >= maxd:  # the deepest walk so far: kept (fast_step's keep_deepest)
-            deep[:d + 1], deep[n:n + d + 1] = pos[:d + 1], phase[:d + 1]
-        d, maxd, mode, nodes, code = advance(placed, d, maxd, mode, nodes)
-        if code == -1 or (mode == OPEN and nodes >= budget):
+            p = int(pos[d])
+        v = next_(d, p)
+        if v is None:
+            if d == 0:  # the tree is done; a next step walks it again
+                code, mode = -1, OPEN
+                break
+            mode = BACK
+            continue
+        piece[d], used[v & 0xFFF] = v & 0xFFF, 1
+        pe[d], ps[d], br[d + 1] = (v >> 12) & 0xFFF, (v >> 24) & 0x3F, br[d] + (v >> 30 & 1)
+        if d >= maxd:  # the deepest walk so far: kept (fast_step's keep_deepest)
+            deep[:d + 1] = pos[:d + 1]
+        d, maxd, mode, nodes = d + 1, max(maxd, d + 1), OPEN, nodes + 1
+        if nodes >= budget:
             break
     state[0], state[1], state[2] = d, mode, maxd
     return code, nodes
