@@ -256,9 +256,9 @@ enum { FAST_ARRAYS = 18, FAST_FIXED = 9 };
  * colours' sides before it, its E and S colours), its facts (breaks allowed, its blocks of
  * lists, its colour floor) and where its key's colours lie (the west neighbour's E times
  * ncol, the north neighbour's S, the border's 0 in record n), so that a placement touches
- * one record, and the loop keeps few pointers live: one record per depth instead of
- * sixteen arrays took 64.3 -> 86-88 M placements per CPU s (the loop of three phases), and
- * this one record a few percent more (lab/pages/hybrid.md). */
+ * one record, and the loop keeps few pointers live (records per depth instead of sixteen
+ * arrays took the loop of three phases from 64.3 to 86-88 M placements per CPU s;
+ * lab/pages/hybrid.md). */
 typedef struct {
     const uint32_t *pos;
     const int32_t *west, *north;
