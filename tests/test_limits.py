@@ -192,3 +192,21 @@ def test_an_alarm_in_a_weakref_callback_is_put_off_not_dropped():
         weakref.finalize(Thing(), callback)()
         time.sleep(1)  # the alarm again, 1 ms later, here
     assert returned == [True]
+
+
+def test_an_alarm_in_a_finaliser_is_put_off_not_dropped(monkeypatch):
+    """Raised in a __del__ (multiprocessing's connections have one) the exception would be
+    printed as "Exception ignored" and dropped; the alarm comes again outside it."""
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: dropped.append(u.exc_type))
+
+    class Slow:
+        def __del__(self) -> None:
+            end = time.monotonic() + 0.3  # the alarm (at 0.05 s) comes in here
+            while time.monotonic() < end:
+                pass
+
+    with pytest.raises(OutOfTime), building(fresh(0.05)):
+        Slow()  # dropped at once: its __del__ runs here
+        time.sleep(1)  # the alarm again, 1 ms after the finaliser, here
+    assert dropped == []
