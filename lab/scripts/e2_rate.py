@@ -22,6 +22,8 @@ skipped, so a stopped measurement resumes.
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 20 \
         --option break_rule=blackwood --peer PEER_DIR
+    python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --seconds 30 \
+        --peer PEER_DIR --pairs 5       # seeds 0-4, cores both ways, the median ratio
     python lab/scripts/e2_rate.py ../shared/e2_data/e2_256.txt --matrix blackwood.csv \
         --seeds 5 --seconds 600 --cores 0,1,2,3
 """
@@ -36,6 +38,7 @@ import pty
 import queue
 import re
 import select
+import statistics
 import subprocess
 import sys
 import threading
@@ -237,6 +240,9 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3, help="with --matrix: seeds from --seed")
     ap.add_argument("--restart-nodes", type=int, default=500_000_000,
                     help="with --matrix: the +restarts combinations' placements per run")
+    ap.add_argument("--pairs", type=int, default=0, metavar="K",
+                    help="with --peer: seeds --seed .. --seed+K-1, each with the cores both "
+                    "ways, then a table and the median ratio")
     ap.add_argument("--row", action="store_true", help=argparse.SUPPRESS)  # a matrix child
     args = ap.parse_args()
     params = dict(o.split("=", 1) for o in args.option)
@@ -250,20 +256,50 @@ def main() -> None:
         breakscan.schedule_of(apply_rules(read_instance(args.board)), params)
     except InputError as e:
         raise SystemExit(f"e2_rate: {e}") from None
+    if args.pairs:
+        return pairs(args, params, mine, theirs)
+    beside(args, params, mine, theirs)
+
+
+def beside(args: argparse.Namespace, params: dict, mine: int,
+            theirs: int) -> tuple[float, float | None]:
+    """One side-by-side run (the peer started and stopped for it): (ours, the peer's rate)."""
     print(f"load average before: {os.getloadavg()}")
     peer = Peer(args.peer, theirs, args.peer_python) if args.peer else None
     try:
-        side_by_side(args, params, mine, theirs, peer)
+        rates = side_by_side(args, params, mine, theirs, peer)
     finally:  # never a peer left running on its core
         if peer:
             peer.stop()
     print(f"load average after: {os.getloadavg()}")
+    return rates
+
+
+def pairs(args: argparse.Namespace, params: dict, mine: int, theirs: int) -> None:
+    """`--pairs K`: seeds from --seed, each with the cores one way and then swapped (the two
+    cores of a machine differ), a row per run and the median ratio (libblackwood's rate
+    moves by a third from run to run, each run a new tree, so one pair tells little)."""
+    if not args.peer:
+        raise SystemExit("e2_rate: --pairs compares with libblackwood: give --peer")
+    rows = []
+    for seed in range(args.seed, args.seed + args.pairs):
+        for a, b in ((mine, theirs), (theirs, mine)):
+            run = argparse.Namespace(**{**vars(args), "seed": seed})
+            ours_rate, peer_rate = beside(run, params, a, b)
+            rows.append((seed, a, b, ours_rate / 1e6, peer_rate / 1e6, ours_rate / peer_rate))
+    print("\n| seed | cores (ours, libblackwood) | tilesolve M/CPU s | libblackwood M/CPU s "
+          "| ratio |\n|---|---|---|---|---|")
+    for seed, a, b, o, t, r in rows:
+        print(f"| {seed} | {a}, {b} | {o:.1f} | {t:.1f} | {r:.3f} |")
+    ratios = [r[-1] for r in rows]
+    print(f"median ratio {statistics.median(ratios):.3f}, ahead in "
+          f"{sum(r >= 1 for r in ratios)} of {len(ratios)} runs")
 
 
 def side_by_side(args: argparse.Namespace, params: dict, mine: int, theirs: int,
-                 peer: Peer | None) -> None:
+                 peer: Peer | None) -> tuple[float, float | None]:
     """Ours on core `mine` for `--seconds` CPU seconds, the peer's rate over as many of its
-    own, both printed with the ratio."""
+    own, both printed with the ratio and returned (the peer's None without one)."""
     if peer:
         peer.wait_started()
     os.sched_setaffinity(0, {mine})
@@ -283,6 +319,8 @@ def side_by_side(args: argparse.Namespace, params: dict, mine: int, theirs: int,
               f"{pnodes} placements in {pcpu:.2f} CPU s "
               f"= {prate / 1e6:.2f} M/CPU s")
         print(f"ratio tilesolve / libblackwood: {rate / prate:.3f}")
+        return rate, prate
+    return rate, None
 
 
 if __name__ == "__main__":
